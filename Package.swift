@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Mercurial: Swift-written GEGL operations, shipped as one self-contained `.so`.
+//
+// Targets, from the bottom up:
+//   CGegl             system library: the GEGL / babl / GLib / GModule headers (pkg-config gegl-0.4)
+//   MercurialKernels  pure Swift image kernels, no GEGL import, testable alone
+//   GeglBridge        the only module that touches the C ABI (GType, GValue, GeglBuffer, callbacks)
+//   Mercurial         one short file per operation + the module entry points; built as libmercurial.so
+//   mercurial-bench   times every op in-process through GEGL next to native GEGL ops
+let package = Package(
+    name: "Mercurial",
+    products: [
+        .library(name: "mercurial", type: .dynamic, targets: ["Mercurial"]),
+        .executable(name: "mercurial-bench", targets: ["MercurialBench"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CGegl", pkgConfig: "gegl-0.4",
+                       providers: [.apt(["libgegl-dev", "libbabl-dev", "libglib2.0-dev"])]),
+        .target(name: "MercurialKernels",
+                swiftSettings: [.unsafeFlags(["-Ounchecked"])]),
+        .target(name: "GeglBridge", dependencies: ["CGegl"]),
+        .target(
+            name: "Mercurial",
+            dependencies: ["GeglBridge", "MercurialKernels"],
+            linkerSettings: [
+                // The plug-in is loaded into hosts that have no Swift runtime (gegl, GIMP):
+                // link the runtime in statically, so the .so needs only GEGL, GLib and libc/libstdc++.
+                .unsafeFlags([
+                    "-static-stdlib",
+                    // GEGL closes and reopens modules; a Swift runtime must never be unmapped.
+                    "-Xlinker", "-z", "-Xlinker", "nodelete",
+                    // Export only the GModule / GEGL entry points; keep every Swift symbol private
+                    // so two Swift plug-ins in one host can never bind to each other's runtime.
+                    "-Xlinker", "--version-script=Sources/Mercurial/exports.map",
+                ]),
+            ]),
+        .executableTarget(name: "MercurialBench", dependencies: ["CGegl"]),
+        .testTarget(name: "MercurialKernelsTests", dependencies: ["MercurialKernels"]),
+        .testTarget(name: "MercurialPluginTests", dependencies: ["CGegl", "MercurialKernels"]),
+    ]
+)

@@ -1,0 +1,168 @@
+import CGegl
+
+// The C functions GEGL calls on our operation classes. Each finds the operation's Swift
+// registration through the class slot, wraps the C arguments in typed views and calls the
+// operation's static Swift function. They run on GEGL's worker threads (process) or on the thread
+// that drives the graph (prepare, bounding boxes, attach).
+
+typealias OperationPointer = UnsafeMutablePointer<GeglOperation>
+
+@inline(__always)
+private func raw(_ op: OperationPointer) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(op) }
+
+/// The last `prepare` result, or — should GEGL ever process without preparing — a fresh one built
+/// without touching the operation (formats and halo are not changed off the main thread).
+private func prepared(_ op: OperationPointer) -> (any Sendable)? {
+    let operation = registration(of: raw(op))
+    if let p = state(of: raw(op)).contents.withLock({ $0.prepared }) { return p }
+    guard let prepare = operation.prepare else { return nil }
+    return prepare(PrepareContext(operation: op, isAreaFilter: false, mayConfigure: false,
+                                  properties: propertyValues(of: raw(op))))
+}
+
+private func context(_ op: OperationPointer) -> OperationContext {
+    OperationContext(operation: op, properties: propertyValues(of: raw(op)))
+}
+
+private func roiRect(_ roi: UnsafePointer<GeglRectangle>?) -> Rect { roi.map { Rect($0.pointee) } ?? .empty }
+
+// MARK: GeglOperationClass
+
+private let prepareCallback: @convention(c) (OperationPointer?) -> Void = { op in
+    guard let op else { return }
+    let operation = registration(of: raw(op))
+    guard let prepare = operation.prepare else { return }
+    let result = prepare(PrepareContext(operation: op, isAreaFilter: operation.base == .areaFilter,
+                                        mayConfigure: true, properties: propertyValues(of: raw(op))))
+    state(of: raw(op)).contents.withLock { $0.prepared = result }
+}
+
+private let boundingBoxCallback: @convention(c) (OperationPointer?) -> GeglRectangle = { op in
+    guard let op, let box = registration(of: raw(op)).boundingBox else { return GeglRectangle() }
+    return box(context(op)).gegl
+}
+
+/// Area filters: the output has the input's extent; the halo never grows it.
+private let inputBoundingBoxCallback: @convention(c) (OperationPointer?) -> GeglRectangle = { op in
+    guard let op, let r = gegl_operation_source_get_bounding_box(op, "input") else { return GeglRectangle() }
+    return r.pointee
+}
+
+private let requiredForOutputCallback: @convention(c) (OperationPointer?, UnsafePointer<gchar>?,
+                                                       UnsafePointer<GeglRectangle>?) -> GeglRectangle = { op, pad, roi in
+    guard let op, let pad, let required = registration(of: raw(op)).requiredForOutput else {
+        return roi?.pointee ?? GeglRectangle()
+    }
+    return required(context(op), String(cString: pad), roiRect(roi)).gegl
+}
+
+/// What a change on a pad makes stale. A change of the aux image (read whole) touches every output
+/// pixel; a change of the input touches the changed region grown by what the op reads around each
+/// pixel, which for our symmetric neighbourhoods is exactly what `requiredForOutput` returns.
+private let invalidatedByChangeCallback: @convention(c) (OperationPointer?, UnsafePointer<gchar>?,
+                                                        UnsafePointer<GeglRectangle>?) -> GeglRectangle = { op, pad, roi in
+    guard let op, let pad else { return roi?.pointee ?? GeglRectangle() }
+    let name = String(cString: pad)
+    if name == "aux" { return gegl_operation_get_bounding_box(op) }
+    guard let required = registration(of: raw(op)).requiredForOutput else { return roi?.pointee ?? GeglRectangle() }
+    return required(context(op), name, roiRect(roi)).gegl
+}
+
+private let attachCallback: @convention(c) (OperationPointer?) -> Void = { op in
+    guard let op else { return }
+    let operation = registration(of: raw(op))
+    guard let node = op.pointee.node, let attach = operation.metaAttach else { return }
+    let graph = MetaGraph(node: node)
+    attach(graph)
+    state(of: raw(op)).contents.withLock { $0.graph = graph }
+    operation.metaUpdate?(graph, propertyValues(of: raw(op)))
+}
+
+// MARK: base-class process functions
+
+private let pointFilterProcess: @convention(c) (OperationPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                                                glong, UnsafePointer<GeglRectangle>?, gint) -> gboolean = {
+    op, input, output, samples, roi, _ in
+    guard let op, let input, let output, let process = registration(of: raw(op)).processPoint,
+          let p = prepared(op) else { return 0 }
+    process(p, UnsafeRawPointer(input), output, Int(samples), roiRect(roi))
+    return 1
+}
+
+private let pointComposerProcess: @convention(c) (OperationPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                                                  UnsafeMutableRawPointer?, glong, UnsafePointer<GeglRectangle>?,
+                                                  gint) -> gboolean = { op, input, aux, output, samples, roi, _ in
+    guard let op, let input, let output, let process = registration(of: raw(op)).processPointComposer,
+          let p = prepared(op) else { return 0 }
+    process(p, UnsafeRawPointer(input), aux.map { UnsafeRawPointer($0) }, output, Int(samples), roiRect(roi))
+    return 1
+}
+
+private let pointRenderProcess: @convention(c) (OperationPointer?, UnsafeMutableRawPointer?, glong,
+                                                UnsafePointer<GeglRectangle>?, gint) -> gboolean = {
+    op, output, samples, roi, _ in
+    guard let op, let output, let process = registration(of: raw(op)).processPointRender,
+          let p = prepared(op) else { return 0 }
+    process(p, output, Int(samples), roiRect(roi))
+    return 1
+}
+
+private let filterProcess: @convention(c) (OperationPointer?, OpaquePointer?, OpaquePointer?,
+                                           UnsafePointer<GeglRectangle>?, gint) -> gboolean = {
+    op, input, output, roi, _ in
+    // A missing input leaves the output empty (transparent): GEGL asked for a region of nothing.
+    guard let op, let output else { return 0 }
+    guard let input else { return 1 }
+    guard let process = registration(of: raw(op)).processFilter, let p = prepared(op) else { return 0 }
+    process(p, InputBuffer(buffer: input), OutputBuffer(buffer: output), roiRect(roi))
+    return 1
+}
+
+private let composerProcess: @convention(c) (OperationPointer?, OpaquePointer?, OpaquePointer?, OpaquePointer?,
+                                             UnsafePointer<GeglRectangle>?, gint) -> gboolean = {
+    op, input, aux, output, roi, _ in
+    guard let op, let output, let process = registration(of: raw(op)).processComposer,
+          let p = prepared(op) else { return 0 }
+    process(p, input.map(InputBuffer.init), aux.map(InputBuffer.init), OutputBuffer(buffer: output), roiRect(roi))
+    return 1
+}
+
+// MARK: installing them
+
+func installCallbacks(_ operation: OperationRegistration, klass: UnsafeMutableRawPointer) {
+    let opClass = klass.assumingMemoryBound(to: GeglOperationClass.self)
+    // Every process function here only reads shared state: GEGL may split regions across threads.
+    opClass.pointee.threaded = 1
+    opClass.pointee.prepare = prepareCallback
+
+    switch operation.base {
+    case .pointFilter:
+        klass.assumingMemoryBound(to: GeglOperationPointFilterClass.self).pointee.process = pointFilterProcess
+    case .pointComposer:
+        klass.assumingMemoryBound(to: GeglOperationPointComposerClass.self).pointee.process = pointComposerProcess
+        // The output is the input with something applied: its extent, not the union with aux.
+        opClass.pointee.get_bounding_box = inputBoundingBoxCallback
+    case .pointRender:
+        klass.assumingMemoryBound(to: GeglOperationPointRenderClass.self).pointee.process = pointRenderProcess
+        opClass.pointee.get_bounding_box = boundingBoxCallback
+    case .areaFilter:
+        klass.assumingMemoryBound(to: GeglOperationFilterClass.self).pointee.process = filterProcess
+        opClass.pointee.get_bounding_box = inputBoundingBoxCallback
+    case .filter:
+        klass.assumingMemoryBound(to: GeglOperationFilterClass.self).pointee.process = filterProcess
+        opClass.pointee.get_bounding_box = boundingBoxCallback
+        opClass.pointee.get_required_for_output = requiredForOutputCallback
+        opClass.pointee.get_invalidated_by_change = invalidatedByChangeCallback
+    case .composer:
+        let composer = klass.assumingMemoryBound(to: GeglOperationComposerClass.self)
+        composer.pointee.process = composerProcess
+        if let label = operation.info.auxLabel { composer.pointee.aux_label = UnsafePointer(g_strdup(label)) }
+        if let text = operation.info.auxDescription { composer.pointee.aux_description = UnsafePointer(g_strdup(text)) }
+        opClass.pointee.get_bounding_box = boundingBoxCallback
+        opClass.pointee.get_required_for_output = requiredForOutputCallback
+        opClass.pointee.get_invalidated_by_change = invalidatedByChangeCallback
+    case .meta:
+        opClass.pointee.attach = attachCallback
+        opClass.pointee.prepare = nil
+    }
+}

@@ -1,0 +1,77 @@
+import CGegl
+
+// The inner graph of a meta operation. Op files build it with node names and property names;
+// this module turns that into GeglNode calls.
+
+/// A node inside a meta operation's graph.
+public struct GraphNode: @unchecked Sendable {
+    // Why a raw pointer: the GeglNode is owned by the meta op's own node (its parent).
+    let node: OpaquePointer
+}
+
+/// The graph a meta operation owns: its input/aux proxies, its output proxy and its children.
+public final class MetaGraph: @unchecked Sendable {
+    let node: OpaquePointer
+
+    init(node: OpaquePointer) { self.node = node }
+
+    public var input: GraphNode { GraphNode(node: gegl_node_get_input_proxy(node, "input")) }
+    public var aux: GraphNode { GraphNode(node: gegl_node_get_input_proxy(node, "aux")) }
+    public var output: GraphNode { GraphNode(node: gegl_node_get_output_proxy(node, "output")) }
+
+    /// Adds a child node running `operation` (e.g. "gegl:gaussian-blur").
+    public func add(_ operation: String) -> GraphNode {
+        GraphNode(node: gegl_node_create_child(node, operation))
+    }
+
+    /// Chains nodes output → input, left to right.
+    public func link(_ nodes: GraphNode...) {
+        for (a, b) in zip(nodes, nodes.dropFirst()) { gegl_node_link(a.node, b.node) }
+    }
+
+    /// Connects `source`'s output to `pad` of `sink`.
+    public func connect(_ source: GraphNode, to sink: GraphNode, pad: String) {
+        gegl_node_connect_from(sink.node, pad, source.node, "output")
+    }
+
+    /// Sets a numeric, boolean or enum property (converted to the property's own type).
+    public func set(_ target: GraphNode, _ property: String, _ number: Double) {
+        guard let spec = gegl_node_find_property(target.node, property) else { return }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        switch g_type_fundamental(spec.pointee.value_type) {
+        case fundamental(15): g_value_set_double(&value, number)
+        case fundamental(14): g_value_set_float(&value, Float(number))
+        case fundamental(6): g_value_set_int(&value, gint(clamping: Int(number.rounded())))
+        case fundamental(7): g_value_set_uint(&value, guint(clamping: Int(number.rounded())))
+        case fundamental(5): g_value_set_boolean(&value, number != 0 ? 1 : 0)
+        case fundamental(12): g_value_set_enum(&value, gint(clamping: Int(number.rounded())))
+        default: return
+        }
+        gegl_node_set_property(target.node, property, &value)
+    }
+
+    public func set(_ target: GraphNode, _ property: String, _ string: String) {
+        var value = GValue()
+        g_value_init(&value, fundamental(16))
+        defer { g_value_unset(&value) }
+        g_value_set_string(&value, string)
+        gegl_node_set_property(target.node, property, &value)
+    }
+
+    /// Sets a colour property from linear RGBA.
+    public func set(_ target: GraphNode, _ property: String, color rgba: SIMD4<Float>) {
+        var value = GValue()
+        g_value_init(&value, gegl_color_get_type())
+        defer { g_value_unset(&value) }
+        let color = gegl_color_new(nil)
+        var pixel = rgba
+        withUnsafeBytes(of: &pixel) { gegl_color_set_pixel(color, bablFormat(.rgbaFloat), $0.baseAddress) }
+        g_value_take_object(&value, UnsafeMutableRawPointer(color))
+        gegl_node_set_property(target.node, property, &value)
+    }
+}
+
+/// GType numbers of fundamental types (the G_TYPE_* macros are not imported into Swift).
+func fundamental(_ n: Int) -> GType { GType(n << Int(G_TYPE_FUNDAMENTAL_SHIFT)) }

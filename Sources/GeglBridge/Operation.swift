@@ -1,0 +1,146 @@
+// The vocabulary an op file speaks: what an operation is called, which GEGL base class it derives
+// from, its properties and keys, and the plain-Swift functions GEGL calls back.
+//
+// An op conforms to exactly one of the `*Operation` protocols below. All entry points are static:
+// an operation has no Swift instance; its per-instance state is its property values (owned by this
+// module) and whatever its `prepare` returns, which `process` receives read-only on worker threads.
+
+/// An integer rectangle in GEGL's coordinate system (x right, y down).
+public struct Rect: Equatable, Sendable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var count: Int { isEmpty ? 0 : width * height }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public static let empty = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    /// GEGL marks an unbounded extent (e.g. an uncropped pattern) with sizes near G_MAXINT.
+    public var isInfinite: Bool { width >= Int(Int32.max) / 2 || height >= Int(Int32.max) / 2 }
+
+    public func grown(by d: Int) -> Rect {
+        Rect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
+    }
+
+    public func intersection(_ o: Rect) -> Rect {
+        let x0 = max(x, o.x), y0 = max(y, o.y)
+        let x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
+        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .empty
+    }
+
+    public var description: String { "(\(x), \(y), \(width)×\(height))" }
+}
+
+/// The static description of an operation: GEGL name, keys and properties.
+public struct OperationInfo: Sendable {
+    public let name: String
+    public let title: String
+    public let categories: [String]
+    public let description: String
+    public let properties: [Property]
+    /// Further operation keys, set one by one in this order (e.g. "gimp:menu-path").
+    public let keys: [(String, String)]
+    /// Label and description of the aux pad, for composers.
+    public let auxLabel: String?
+    public let auxDescription: String?
+
+    public init(name: String, title: String, categories: [String], description: String,
+                properties: [Property], keys: [(String, String)] = [],
+                auxLabel: String? = nil, auxDescription: String? = nil) {
+        self.name = name
+        self.title = title
+        self.categories = categories
+        self.description = description
+        self.properties = properties
+        self.keys = keys
+        self.auxLabel = auxLabel
+        self.auxDescription = auxDescription
+    }
+
+    /// Every key as GEGL will report it, in the order it is set.
+    public var allKeys: [(String, String)] {
+        [("name", name), ("title", title), ("categories", categories.joined(separator: ":")),
+         ("description", description)] + keys
+    }
+}
+
+/// A babl pixel format, by name ("RGBA float", "Y' float", …). GEGL converts to and from it.
+public struct PixelFormat: Sendable, Equatable {
+    public let name: String
+    public let components: Int
+    public init(_ name: String, components: Int) {
+        self.name = name
+        self.components = components
+    }
+    public static let rgbaFloat = PixelFormat("RGBA float", components: 4)
+    public static let perceptualRGBAFloat = PixelFormat("R'G'B'A float", components: 4)
+    public static let perceptualYAFloat = PixelFormat("Y'A float", components: 2)
+    public static let perceptualYFloat = PixelFormat("Y' float", components: 1)
+    public static let yFloat = PixelFormat("Y float", components: 1)
+}
+
+/// The root of every operation protocol.
+public protocol OperationDefinition {
+    /// What `prepare` builds once per render (parameters, tables) for `process` to read.
+    associatedtype Prepared: Sendable
+    static var info: OperationInfo { get }
+    /// Called on the main thread before processing: choose pad formats, build tables.
+    static func prepare(_ context: PrepareContext) -> Prepared
+}
+
+/// A pixel-by-pixel filter: GEGL hands over runs of pixels in the formats chosen in `prepare`.
+public protocol PointFilterOperation: OperationDefinition {
+    static func process(_ prepared: Prepared, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                        count: Int, roi: Rect)
+}
+
+/// A filter that reads a neighbourhood: `prepare` sets the halo; the output keeps the input's extent.
+public protocol AreaFilterOperation: OperationDefinition {
+    static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect)
+}
+
+/// A filter with full control of what it reads and what extent it outputs.
+public protocol FilterOperation: OperationDefinition {
+    static func boundingBox(_ context: OperationContext) -> Rect
+    static func requiredForOutput(_ context: OperationContext, roi: Rect) -> Rect
+    static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect)
+}
+
+/// Two inputs ("input" and "aux"), one output. Either input may be missing.
+public protocol ComposerOperation: OperationDefinition {
+    static func boundingBox(_ context: OperationContext) -> Rect
+    /// The region needed on `pad` ("input" or "aux") to compute `roi` of the output.
+    static func requiredForOutput(_ context: OperationContext, pad: String, roi: Rect) -> Rect
+    static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect)
+}
+
+/// A pixel-by-pixel composer; `aux` is nil when nothing is connected to the aux pad.
+public protocol PointComposerOperation: OperationDefinition {
+    static func process(_ prepared: Prepared, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
+                        output: UnsafeMutablePointer<Float>, count: Int, roi: Rect)
+}
+
+/// A renderer with no input, whose pixels depend on their position only.
+public protocol PointRenderOperation: OperationDefinition {
+    static func boundingBox(_ context: OperationContext) -> Rect
+    static func process(_ prepared: Prepared, output: UnsafeMutablePointer<Float>, count: Int, roi: Rect)
+}
+
+/// An operation made of a graph of other operations.
+public protocol MetaOperation {
+    static var info: OperationInfo { get }
+    /// Build the inner graph once, when the op is attached to its node.
+    static func attach(_ graph: MetaGraph)
+    /// Push the current property values into the inner graph (called on every property change).
+    static func update(_ graph: MetaGraph, _ properties: PropertyValues)
+}
