@@ -8,6 +8,7 @@ import PackageDescription
 //   MercurialKernels  pure Swift image kernels, no GEGL import, testable alone
 //   GeglBridge        the only module that touches the C ABI (GType, GValue, GeglBuffer, callbacks)
 //   Mercurial         one short file per operation + the module entry points; built as libmercurial.so
+//   GeglHost          host-side helpers (start GEGL, build graphs) for the tests and the benchmark
 //   mercurial-bench   times every op in-process through GEGL next to native GEGL ops
 let package = Package(
     name: "Mercurial",
@@ -19,11 +20,14 @@ let package = Package(
         .systemLibrary(name: "CGegl", pkgConfig: "gegl-0.4",
                        providers: [.apt(["libgegl-dev", "libbabl-dev", "libglib2.0-dev"])]),
         .target(name: "MercurialKernels",
-                swiftSettings: [.unsafeFlags(["-Ounchecked"])]),
+                swiftSettings: [.unsafeFlags(["-Ounchecked"]), .swiftLanguageMode(.v5)]),
         .target(name: "GeglBridge", dependencies: ["CGegl"]),
+        // Host-side helpers (start GEGL, build graphs, render) shared by the tests and the benchmark.
+        .target(name: "GeglHost", dependencies: ["CGegl"]),
         .target(
             name: "Mercurial",
             dependencies: ["GeglBridge", "MercurialKernels"],
+            exclude: ["exports.map"],
             linkerSettings: [
                 // The plug-in is loaded into hosts that have no Swift runtime (gegl, GIMP):
                 // link the runtime in statically, so the .so needs only GEGL, GLib and libc/libstdc++.
@@ -36,8 +40,9 @@ let package = Package(
                     "-Xlinker", "--version-script=Sources/Mercurial/exports.map",
                 ]),
             ]),
-        .executableTarget(name: "MercurialBench", dependencies: ["CGegl"]),
+        .executableTarget(name: "MercurialBench", dependencies: ["GeglHost", "MercurialKernels"],
+                         swiftSettings: [.unsafeFlags(["-Ounchecked"]), .swiftLanguageMode(.v5)]),
         .testTarget(name: "MercurialKernelsTests", dependencies: ["MercurialKernels"]),
-        .testTarget(name: "MercurialPluginTests", dependencies: ["CGegl", "MercurialKernels"]),
+        .testTarget(name: "MercurialPluginTests", dependencies: ["GeglHost", "MercurialKernels"]),
     ]
 )

@@ -87,6 +87,7 @@ public struct PixelFormat: Sendable, Equatable {
     public static let perceptualYAFloat = PixelFormat("Y'A float", components: 2)
     public static let perceptualYFloat = PixelFormat("Y' float", components: 1)
     public static let yFloat = PixelFormat("Y float", components: 1)
+    public static let yaFloat = PixelFormat("YA float", components: 2)
 }
 
 /// The root of every operation protocol.

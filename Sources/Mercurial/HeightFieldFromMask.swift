@@ -1,25 +1,96 @@
 import GeglBridge
 import MercurialKernels
 
+/// mercurial:height-field-from-mask — a smooth height field from a mask (CIHeightFieldFromMask).
 enum HeightFieldFromMask: AreaFilterOperation {
-    static let info = OperationInfo(
-        name: "mercurial:height-field-from-mask", title: "Height Field from Mask",
-        categories: ["map"], description: "test",
-        properties: [.double("radius", "Radius", default: 10, range: 0...1000, ui: 0...100, unit: .pixelDistance, "Bevel radius in pixels")])
+    // MARK: Properties
 
-    struct Prepared { var radius: Double }
+    static let properties: [Property] = [
+        .choice("mask", "Mask", default: MaskChannel.luminanceAlpha,
+                "Which part of the input is the mask (white or opaque = inside). Luminance × alpha, the "
+                + "default, is what Core Image sees: it works for white-on-black masks and for white shapes "
+                + "on transparency. Choose Alpha for coloured or black text on transparency."),
+        .double("radius", "Radius", default: 10, range: 0...HeightFieldParameters.maximumRadius, ui: 0...100,
+                gamma: 1.5, steps: (1, 5), digits: 1, unit: .pixelDistance,
+                "Width of the bevel in pixels: how far from the edge the surface takes to rise to its "
+                + "full height. Below 1 the mask is returned unchanged."),
+        .choice("profile", "Profile", default: BevelProfile.coreImage,
+                "Shape of the bevel. Core Image: its blur-and-multiply cascade (a soft, rounded rise). "
+                + "Round: a circular fillet of the given radius, from the exact distance to the edge. "
+                + "Linear: a straight chamfer. Smooth: a smoothstep, flat at the edge and at the top."),
+    ]
+
+    // MARK: Prepare
+
+    struct Prepared: Sendable {
+        var channel: MaskChannel
+        var parameters: HeightFieldParameters
+    }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
-        context.setFormat("input", .perceptualYAFloat)
-        context.setFormat("output", .perceptualYFloat)
-        return Prepared(radius: context.properties.double("radius"))
+        let p = context.properties
+        let prepared = Prepared(channel: p.choice("mask"),
+                                parameters: HeightFieldParameters(radius: p.double("radius"), profile: p.choice("profile")))
+        context.setFormat("input", .yaFloat)
+        context.setFormat("output", .yFloat)
+        context.setHalo(prepared.parameters.halo)
+        return prepared
     }
 
+    // MARK: Process
+
+    /// Work is done in blocks whose window (block + halo) stays under this many pixels, so memory
+    /// per thread is bounded whatever region GEGL asks for.
+    static let windowPixelBudget = 2 << 20
+
     static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
-        var buf = [Float](repeating: 0, count: roi.count * 2)
-        var out = [Float](repeating: 0, count: roi.count)
-        buf.withUnsafeMutableBufferPointer { input.read(roi, format: .perceptualYAFloat, into: $0.baseAddress!) }
-        for i in 0..<roi.count { out[i] = buf[2*i] * buf[2*i+1] }
-        out.withUnsafeBufferPointer { output.write(roi, format: .perceptualYFloat, from: $0.baseAddress!) }
+        let halo = prepared.parameters.halo
+        let side = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo)
+        for by in stride(from: roi.y, to: roi.maxY, by: side) {
+            for bx in stride(from: roi.x, to: roi.maxX, by: side) {
+                let block = Rect(x: bx, y: by, width: min(side, roi.maxX - bx), height: min(side, roi.maxY - by))
+                let window = block.grown(by: halo)
+                // Outside the input's extent the mask reads as 0 (GEGL's "none" abyss).
+                var pixels = [Float](repeating: 0, count: window.count * 2)
+                pixels.withUnsafeMutableBufferPointer {
+                    input.read(window, format: .yaFloat, into: $0.baseAddress!, abyss: .none)
+                }
+                var mask = Plane(width: window.width, height: window.height)
+                for i in 0..<window.count {
+                    mask.pixels[i] = prepared.channel.value(luminance: pixels[2 * i], alpha: pixels[2 * i + 1])
+                }
+                let heights = HeightField.compute(window: mask, parameters: prepared.parameters)
+                heights.pixels.withUnsafeBufferPointer {
+                    output.write(block, format: .yFloat, from: $0.baseAddress!)
+                }
+            }
+        }
     }
+
+    // MARK: Keys
+
+    static let info = OperationInfo(
+        name: "mercurial:height-field-from-mask", title: "Height Field from Mask",
+        categories: ["map", "light"],
+        description: "Turns a mask into a smooth 3-D height field in [0, 1] (one linear grey channel), "
+            + "rising from 0 outside the mask to 1 well inside it, like Core Image's CIHeightFieldFromMask. "
+            + "Like Core Image, it works on linear light: a mask's grey is its linear luminance and the height is "
+            + "written as linear grey. The output keeps the input's extent; outside it the mask counts as 0. "
+            + "Feed it to Shaded Material for an embossed surface.",
+        properties: properties,
+        keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
+               ("gimp:menu-label", "Height Field from Mask…"),
+               ("reference-hash", "mercurial-height-field-v1")])
+}
+
+extension MaskChannel: PropertyEnum {
+    public static let typeName = "MercurialMaskChannel"
+    public var nick: String { ["luminance-alpha", "luminance", "alpha"][rawValue] }
+    public var title: String { ["Luminance × alpha", "Luminance", "Alpha"][rawValue] }
+}
+
+extension BevelProfile: PropertyEnum {
+    public static let typeName = "MercurialBevelProfile"
+    public var nick: String { ["core-image", "round", "linear", "smooth"][rawValue] }
+    public var title: String { ["Core Image", "Round", "Linear", "Smooth"][rawValue] }
 }

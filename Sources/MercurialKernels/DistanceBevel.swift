@@ -1,0 +1,166 @@
+import Glibc
+
+// Distance-based bevels.
+//
+// The edge is the 0.5 iso-line of the mask. Where two 4-neighbouring pixels lie on opposite sides
+// (one ≥ 0.5, the other < 0.5) the edge crosses the segment between their centres; linear
+// interpolation of their mask values places the crossing with sub-pixel accuracy, so an
+// anti-aliased edge moves smoothly as its coverage changes. d(p) is the exact Euclidean distance
+// from an inside pixel's centre to the nearest crossing.
+//
+// Finding it: an exact squared distance transform (Felzenszwalb–Huttenlocher lower envelopes)
+// gives d_c, the distance to the nearest pixel that has a crossing on one of its four segments.
+// Every crossing lies within 0.5 px of one of its two pixels, and the nearest such pixel has a
+// crossing within 1 px, so the nearest crossing is among the crossings of pixels at distance
+// [d_c, d_c + 1.5]: an annulus, searched exactly. The answer depends on values only (never on which
+// of two equidistant pixels an algorithm happened to pick), so every tiling agrees.
+
+enum DistanceBevel {
+    static let infinity: Float = 1e20
+
+    static func compute(mask: Plane, radius: Float, profile: BevelProfile, halo: Int) -> Plane {
+        let w = mask.width, h = mask.height
+        let m = mask.pixels
+        // Crossing parameters on the segment to the right (tx) and below (ty): t in [0, 1] from this
+        // pixel's centre, or -1 for no crossing.
+        var tx = [Float](repeating: -1, count: w * h), ty = [Float](repeating: -1, count: w * h)
+        var seed = [Bool](repeating: false, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                let a = m[i]
+                if x + 1 < w, (a >= 0.5) != (m[i + 1] >= 0.5) {
+                    tx[i] = (a - 0.5) / (a - m[i + 1])
+                    seed[i] = true
+                    seed[i + 1] = true
+                }
+                if y + 1 < h, (a >= 0.5) != (m[i + w] >= 0.5) {
+                    ty[i] = (a - 0.5) / (a - m[i + w])
+                    seed[i] = true
+                    seed[i + w] = true
+                }
+            }
+        }
+        let squared = squaredDistanceTransform(seed: seed, width: w, height: h)
+
+        var out = Plane(width: w - 2 * halo, height: h - 2 * halo)
+        let limit = radius + 1 // beyond d_c > R + 1, d > R: the top of the bevel
+        for y in halo..<(h - halo) {
+            for x in halo..<(w - halo) {
+                let i = y * w + x
+                var height: Float = 0
+                if m[i] >= 0.5 {
+                    let dc2 = squared[i]
+                    if dc2 > limit * limit {
+                        height = 1
+                    } else {
+                        let d = nearestCrossing(x: x, y: y, dc2: dc2, width: w, height: h, seed: seed, tx: tx, ty: ty)
+                        height = shape(min(d / radius, 1), profile)
+                    }
+                }
+                out[x - halo, y - halo] = height
+            }
+        }
+        return out
+    }
+
+    @inline(__always)
+    static func shape(_ t: Float, _ profile: BevelProfile) -> Float {
+        switch profile {
+        case .round: let u = 1 - t; return (1 - u * u).squareRoot()
+        case .linear: return t
+        case .smooth: return t * t * (3 - 2 * t)
+        case .coreImage: return t
+        }
+    }
+
+    /// Exact distance from pixel (x, y) to the nearest crossing, searching seed pixels whose squared
+    /// distance lies in [dc2, (√dc2 + 1.5)²].
+    static func nearestCrossing(x: Int, y: Int, dc2: Float, width w: Int, height h: Int,
+                                seed: [Bool], tx: [Float], ty: [Float]) -> Float {
+        let outer = dc2.squareRoot() + 1.5
+        let reach = Int(outer)
+        let outer2 = outer * outer
+        var best2 = infinity
+        for dy in -reach...reach {
+            let yy = y + dy
+            guard yy >= 0, yy < h else { continue }
+            let dy2 = Float(dy * dy)
+            let span = Int((max(outer2 - dy2, 0)).squareRoot())
+            for dx in -span...span {
+                let xx = x + dx
+                guard xx >= 0, xx < w else { continue }
+                let d2 = Float(dx * dx) + dy2
+                guard d2 >= dc2, seed[yy * w + xx] else { continue }
+                let j = yy * w + xx
+                // The crossings on this pixel's four segments (its own right/below, and the
+                // right/below of its left/upper neighbours).
+                let fx = Float(xx - x), fy = Float(yy - y)
+                if tx[j] >= 0 { best2 = min(best2, sq(fx + tx[j]) + fy * fy) }
+                if ty[j] >= 0 { best2 = min(best2, fx * fx + sq(fy + ty[j])) }
+                if xx > 0, tx[j - 1] >= 0 { best2 = min(best2, sq(fx - 1 + tx[j - 1]) + fy * fy) }
+                if yy > 0, ty[j - w] >= 0 { best2 = min(best2, fx * fx + sq(fy - 1 + ty[j - w])) }
+            }
+        }
+        return best2.squareRoot()
+    }
+
+    @inline(__always) static func sq(_ v: Float) -> Float { v * v }
+
+    /// Exact squared Euclidean distance from every pixel to the nearest seed pixel (∞ if none).
+    static func squaredDistanceTransform(seed: [Bool], width w: Int, height h: Int) -> [Float] {
+        // Columns: 1-D distance to the nearest seed in the same column.
+        var g = [Float](repeating: infinity, count: w * h)
+        for x in 0..<w {
+            var last = -1
+            for y in 0..<h {
+                if seed[y * w + x] { last = y }
+                if last >= 0 { g[y * w + x] = Float(y - last) }
+            }
+            last = -1
+            for y in stride(from: h - 1, through: 0, by: -1) {
+                if seed[y * w + x] { last = y }
+                if last >= 0 { g[y * w + x] = min(g[y * w + x], Float(last - y)) }
+            }
+        }
+        // Rows: lower envelope of parabolas (x - q)² + g(q)².
+        var out = [Float](repeating: infinity, count: w * h)
+        var f = [Float](repeating: 0, count: w)
+        var v = [Int](repeating: 0, count: w)
+        // Intersections in Double: with integer inputs every comparison below is then exact enough
+        // to be decided the same way whatever the window's origin.
+        var z = [Double](repeating: 0, count: w + 1)
+        for y in 0..<h {
+            var any = false
+            for x in 0..<w {
+                let gv = g[y * w + x]
+                if gv < infinity { f[x] = gv * gv; any = true } else { f[x] = infinity }
+            }
+            guard any else { continue }
+            var k = -1
+            for q in 0..<w where f[q] < infinity {
+                if k < 0 {
+                    k = 0; v[0] = q; z[0] = -.infinity; z[1] = .infinity
+                    continue
+                }
+                var s: Double
+                repeat {
+                    let p = v[k]
+                    s = ((Double(f[q]) + Double(q * q)) - (Double(f[p]) + Double(p * p))) / Double(2 * (q - p))
+                    if s <= z[k] { k -= 1 } else { break }
+                } while k >= 0
+                k += 1
+                v[k] = q
+                z[k] = s
+                z[k + 1] = .infinity
+            }
+            var j = 0
+            for x in 0..<w {
+                while z[j + 1] < Double(x) { j += 1 }
+                let dx = Float(x - v[j])
+                out[y * w + x] = dx * dx + f[v[j]]
+            }
+        }
+        return out
+    }
+}

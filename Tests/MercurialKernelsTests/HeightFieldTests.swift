@@ -1,0 +1,228 @@
+import Foundation
+import XCTest
+@testable import MercurialKernels
+
+/// Test masks: an anti-aliased disc, thin strokes, an anti-aliased diagonal edge.
+enum Masks {
+    /// A disc of radius r centred at (cx, cy), anti-aliased by 8×8 supersampling.
+    static func disc(width: Int, height: Int, cx: Double, cy: Double, r: Double) -> Plane {
+        var p = Plane(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                var inside = 0
+                for sy in 0..<8 {
+                    for sx in 0..<8 {
+                        let px = Double(x) + (Double(sx) + 0.5) / 8, py = Double(y) + (Double(sy) + 0.5) / 8
+                        if (px - cx) * (px - cx) + (py - cy) * (py - cy) <= r * r { inside += 1 }
+                    }
+                }
+                p[x, y] = Float(inside) / 64
+            }
+        }
+        return p
+    }
+
+    /// One- and two-pixel wide strokes, horizontal, vertical and diagonal.
+    static func strokes(width: Int, height: Int) -> Plane {
+        var p = Plane(width: width, height: height)
+        for x in 4..<(width - 4) { p[x, 6] = 1; p[x, 20] = 1; p[x, 21] = 1 }
+        for y in 4..<(height - 4) { p[30, y] = 1 }
+        for i in 8..<min(width, height) - 8 { p[i, i] = 1 }
+        return p
+    }
+
+    /// A half-plane with an anti-aliased edge at angle `degrees` through the centre.
+    static func halfPlane(width: Int, height: Int, degrees: Double) -> Plane {
+        var p = Plane(width: width, height: height)
+        let a = degrees * .pi / 180, nx = cos(a), ny = sin(a)
+        for y in 0..<height {
+            for x in 0..<width {
+                var inside = 0
+                for sy in 0..<8 {
+                    for sx in 0..<8 {
+                        let px = Double(x) + (Double(sx) + 0.5) / 8 - Double(width) / 2
+                        let py = Double(y) + (Double(sy) + 0.5) / 8 - Double(height) / 2
+                        if px * nx + py * ny <= 0.3 { inside += 1 }
+                    }
+                }
+                p[x, y] = Float(inside) / 64
+            }
+        }
+        return p
+    }
+
+    static func random(width: Int, height: Int, seed: UInt64) -> Plane {
+        var state = seed
+        var p = Plane(width: width, height: height)
+        for i in p.pixels.indices {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            p.pixels[i] = Float(state >> 40) / Float(1 << 24)
+        }
+        return p
+    }
+}
+
+/// Straightforward reference of Core Image's algorithm: full (untruncated) 2-D Gaussian
+/// convolution in Double, with everything outside the image counting as 0.
+func referenceCoreImage(_ mask: Plane, radius: Double) -> [Double] {
+    let w = mask.width, h = mask.height
+    let m = mask.pixels.map(Double.init)
+    guard radius >= 1 else { return m }
+    var current = m
+    var sigma = radius
+    while sigma >= 1 {
+        // Weights normalised over the whole infinite lattice (sum over ±20σ).
+        let reach = Int(20 * sigma)
+        var norm = 0.0
+        for k in -reach...reach { norm += exp(-Double(k * k) / (2 * sigma * sigma)) }
+        var next = [Double](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var acc = 0.0
+                for yy in 0..<h {
+                    let wy = exp(-Double((yy - y) * (yy - y)) / (2 * sigma * sigma))
+                    for xx in 0..<w {
+                        acc += wy * exp(-Double((xx - x) * (xx - x)) / (2 * sigma * sigma)) * current[yy * w + xx]
+                    }
+                }
+                next[y * w + x] = m[y * w + x] * acc / (norm * norm)
+            }
+        }
+        current = next
+        sigma /= 2
+    }
+    return current
+}
+
+/// Brute-force distance from each pixel centre to the nearest 0.5-crossing on any grid segment.
+func referenceDistance(_ mask: Plane) -> [Double] {
+    let w = mask.width, h = mask.height
+    var crossings: [(Double, Double)] = []
+    for y in 0..<h {
+        for x in 0..<w {
+            let a = Double(mask[x, y])
+            if x + 1 < w {
+                let b = Double(mask[x + 1, y])
+                if (a >= 0.5) != (b >= 0.5) { crossings.append((Double(x) + (a - 0.5) / (a - b), Double(y))) }
+            }
+            if y + 1 < h {
+                let b = Double(mask[x, y + 1])
+                if (a >= 0.5) != (b >= 0.5) { crossings.append((Double(x), Double(y) + (a - 0.5) / (a - b))) }
+            }
+        }
+    }
+    return (0..<(w * h)).map { i in
+        let x = Double(i % w), y = Double(i / w)
+        return crossings.map { (($0.0 - x) * ($0.0 - x) + ($0.1 - y) * ($0.1 - y)).squareRoot() }.min() ?? .infinity
+    }
+}
+
+/// Runs the kernel on a whole image: pads with the halo of zeros the host would provide.
+func heightField(_ mask: Plane, _ p: HeightFieldParameters) -> Plane {
+    HeightField.compute(window: mask.padded(by: p.halo), parameters: p)
+}
+
+final class HeightFieldTests: XCTestCase {
+    func testCoreImageMatchesFullGaussianReference() {
+        let masks = [Masks.disc(width: 40, height: 36, cx: 19.3, cy: 17.8, r: 11.2),
+                     Masks.strokes(width: 40, height: 40),
+                     Masks.halfPlane(width: 32, height: 32, degrees: 27)]
+        for (n, mask) in masks.enumerated() {
+            for radius in [1.0, 2.5, 4, 7] {
+                let got = heightField(mask, HeightFieldParameters(radius: radius))
+                let want = referenceCoreImage(mask, radius: radius)
+                XCTAssertEqual(got.width, mask.width)
+                let err = zip(got.pixels, want).map { abs(Double($0) - $1) }.max()!
+                XCTAssertLessThan(err, 1e-3, "mask \(n) radius \(radius)")
+                // And the height field is not trivially the mask: it is lower near edges.
+                if radius >= 2.5 {
+                    XCTAssertGreaterThan(zip(got.pixels, mask.pixels).map { abs($0 - $1) }.max()!, 0.05)
+                }
+            }
+        }
+    }
+
+    func testRadiusBelowOneReturnsMask() {
+        let mask = Masks.random(width: 17, height: 9, seed: 3)
+        for r in [0.0, 0.5, 0.999, -3, .nan] {
+            for profile in BevelProfile.allCases {
+                XCTAssertEqual(heightField(mask, HeightFieldParameters(radius: r, profile: profile)).pixels, mask.pixels)
+            }
+        }
+    }
+
+    func testSigmasHalveWhileAtLeastOne() {
+        XCTAssertEqual(HeightFieldParameters(radius: 10).sigmas, [10, 5, 2.5, 1.25])
+        XCTAssertEqual(HeightFieldParameters(radius: 1).sigmas, [1])
+        XCTAssertEqual(HeightFieldParameters(radius: 1e9).effectiveRadius, HeightFieldParameters.maximumRadius)
+    }
+
+    /// Every block of the output, computed from its own window, equals the same pixels of the whole.
+    func testAnyTilingGivesIdenticalBits() {
+        let mask = Masks.disc(width: 61, height: 47, cx: 30, cy: 22, r: 17)
+        for profile in BevelProfile.allCases {
+            let p = HeightFieldParameters(radius: 6, profile: profile)
+            let whole = heightField(mask, p)
+            let padded = mask.padded(by: p.halo)
+            for (tx, ty, tw, th) in [(0, 0, 13, 7), (20, 11, 1, 1), (5, 30, 56, 17), (60, 46, 1, 1), (17, 3, 29, 40)] {
+                let window = padded.cropped(x: tx, y: ty, width: tw + 2 * p.halo, height: th + 2 * p.halo)
+                let tile = HeightField.compute(window: window, parameters: p)
+                XCTAssertEqual(tile.pixels, whole.cropped(x: tx, y: ty, width: tw, height: th).pixels, "\(profile) \(tx),\(ty)")
+            }
+        }
+    }
+
+    func testBadMaskValues() {
+        var mask = Masks.disc(width: 30, height: 30, cx: 15, cy: 15, r: 9)
+        mask[15, 15] = .nan
+        mask[3, 3] = .infinity
+        mask[10, 20] = -.infinity
+        mask[20, 10] = 7
+        for profile in BevelProfile.allCases {
+            let out = heightField(mask, HeightFieldParameters(radius: 5, profile: profile))
+            XCTAssertTrue(out.pixels.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }, "\(profile)")
+        }
+    }
+
+    func testDistanceProfilesMatchBruteForce() {
+        let masks = [Masks.disc(width: 40, height: 36, cx: 19.3, cy: 17.8, r: 13.2),
+                     Masks.strokes(width: 40, height: 40),
+                     Masks.halfPlane(width: 36, height: 30, degrees: 33),
+                     Masks.random(width: 24, height: 24, seed: 9)]
+        for (n, mask) in masks.enumerated() {
+            let ref = referenceDistance(mask.padded(by: 12)).enumerated().compactMap { i, d -> Double? in
+                let x = i % (mask.width + 24) - 12, y = i / (mask.width + 24) - 12
+                return x >= 0 && y >= 0 && x < mask.width && y < mask.height ? d : nil
+            }
+            for radius: Double in [1, 3.5, 8] {
+                for profile in [BevelProfile.linear, .round, .smooth] {
+                    let got = heightField(mask, HeightFieldParameters(radius: radius, profile: profile))
+                    for i in got.pixels.indices {
+                        let t = mask.pixels[i] >= 0.5 ? min(ref[i] / radius, 1) : 0
+                        let want: Double
+                        switch profile {
+                        case .linear: want = mask.pixels[i] >= 0.5 ? t : 0
+                        case .round: want = mask.pixels[i] >= 0.5 ? (1 - (1 - t) * (1 - t)).squareRoot() : 0
+                        default: want = mask.pixels[i] >= 0.5 ? t * t * (3 - 2 * t) : 0
+                        }
+                        XCTAssertEqual(Double(got.pixels[i]), want, accuracy: 1e-4, "mask \(n) \(profile) R \(radius) pixel \(i)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sub-pixel: moving an anti-aliased straight edge by 0.1 px moves the height by 0.1 / R.
+    func testSubPixelEdgeMovesHeightSmoothly() {
+        func column(edge: Double) -> Plane {
+            var p = Plane(width: 30, height: 41)
+            for y in 0..<41 { for x in 0..<30 { p[x, y] = Float(min(max(edge - Double(x) + 0.5, 0), 1)) } }
+            return p
+        }
+        let p = HeightFieldParameters(radius: 10, profile: .linear)
+        let a = heightField(column(edge: 20.2), p), b = heightField(column(edge: 20.3), p)
+        // Pixel 12 is ~8 px from the edge: linear slope 1/R.
+        XCTAssertEqual(Double(b[12, 20] - a[12, 20]), 0.1 / 10, accuracy: 2e-3)
+        XCTAssertEqual(Double(a[12, 20]), (20.2 - 12) / 10, accuracy: 0.02)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import GeglHost
+import XCTest
+
+/// Loads the built plug-in into real GEGL, once per test process.
+///
+/// The plug-in is the release `.so` that `swift build -c release` makes (the file users install):
+/// the tests never link the plug-in's Swift code; they reach it only through GEGL's C API.
+enum Plugin {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let builtLibrary = packageRoot.appendingPathComponent(".build/release/libmercurial.so")
+
+    /// A folder holding only `mercurial.so`, as installed (GEGL loads every .so under a folder).
+    static let directory: URL = {
+        let fm = FileManager.default
+        precondition(fm.fileExists(atPath: builtLibrary.path),
+                     "No plug-in at \(builtLibrary.path): run `swift build -c release` before `swift test`.")
+        let built = (try? fm.attributesOfItem(atPath: builtLibrary.path)[.modificationDate] as? Date) ?? .distantPast
+        if let stale = newestSource(), stale > built {
+            preconditionFailure("\(builtLibrary.path) is older than the sources: run `swift build -c release` again.")
+        }
+        let dir = fm.temporaryDirectory.appendingPathComponent("mercurial-tests-\(getpid())")
+        try? fm.createDirectory(at: dir, withIntermediateDirectories: true)
+        try? fm.copyItem(at: builtLibrary, to: dir.appendingPathComponent("mercurial.so"))
+        return dir
+    }()
+
+    static var library: URL { directory.appendingPathComponent("mercurial.so") }
+
+    /// GEGL started with the plug-in loaded (idempotent).
+    static let started: Bool = {
+        Gegl.start(pluginDirectory: directory.path)
+        return true
+    }()
+
+    static func newestSource() -> Date? {
+        let fm = FileManager.default
+        let sources = packageRoot.appendingPathComponent("Sources")
+        guard let e = fm.enumerator(at: sources, includingPropertiesForKeys: [.contentModificationDateKey]) else { return nil }
+        var newest: Date?
+        for case let url as URL in e {
+            guard let d = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate else { continue }
+            if url.path.contains("/Sources/MercurialBench/") || url.path.contains("/Sources/GeglHost/") { continue }
+            newest = max(newest ?? d, d)
+        }
+        return newest
+    }
+
+    /// Environment for running the real `gegl` binary with the plug-in and GEGL's own ops.
+    static var geglEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["GEGL_PATH"] = directory.path + ":" + systemPluginDirectory
+        env["GEGL_USE_OPENCL"] = "no"
+        return env
+    }
+
+    static let systemPluginDirectory: String = {
+        let out = run("/usr/bin/env", ["pkg-config", "--variable=pluginsdir", "gegl-0.4"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return out.isEmpty ? "/usr/lib/x86_64-linux-gnu/gegl-0.4" : out
+    }()
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                    directory: URL? = nil) -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        if let directory { p.currentDirectoryURL = directory }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        do { try p.run() } catch { return (-1, "\(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Base class: starts GEGL with the plug-in before any test.
+class PluginTestCase: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        _ = Plugin.started
+    }
+
+    /// Renders `node` over `rect` with the given thread count and tile size.
+    func render(_ g: Graph, _ node: Node, x: Int, y: Int, width: Int, height: Int, format: String, components: Int,
+                threads: Int = 2, tile: Int = 128) -> [Float] {
+        Gegl.configure("threads", threads)
+        Gegl.configure("tile-width", tile)
+        Gegl.configure("tile-height", tile)
+        defer {
+            Gegl.configure("tile-width", 128)
+            Gegl.configure("tile-height", 64)
+        }
+        return g.render(node, x: x, y: y, width: width, height: height, format: format, components: components)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GeglHost
+import MercurialKernels
+import XCTest
+
+final class HeightFieldPluginTests: PluginTestCase {
+    let op = "mercurial:height-field-from-mask"
+
+    /// A 96×80 mask (an anti-aliased ring and strokes) as a "YA float" buffer, at an odd origin.
+    func maskBuffer() -> (Buffer, Plane) {
+        var plane = Plane(width: 96, height: 80)
+        for y in 0..<80 {
+            for x in 0..<96 {
+                let d = (Double(x) - 40.3).hypot(Double(y) - 37.8)
+                plane[x, y] = Float(min(max(24.5 - d, 0), 1) * min(max(d - 9.2, 0), 1))
+                if x > 70 && x < 74 { plane[x, y] = 1 }
+                if y == 70 && x > 5 { plane[x, y] = 0.6 }
+            }
+        }
+        var ya = [Float](repeating: 1, count: 96 * 80 * 2)
+        for i in 0..<(96 * 80) { ya[2 * i] = plane.pixels[i] }
+        return (Buffer(x: 13, y: -7, width: 96, height: 80, format: "YA float", pixels: ya), plane)
+    }
+
+    func testListedWithKeys() {
+        XCTAssertTrue(Gegl.hasOperation(op))
+        XCTAssertEqual(Gegl.key(op, "title"), "Height Field from Mask")
+        XCTAssertEqual(Gegl.key(op, "gimp:menu-path"), "<Image>/Filters/Light and Shadow/Mercurial")
+        XCTAssertNotNil(Gegl.key(op, "description"))
+    }
+
+    func testPropertiesRoundTrip() {
+        let g = Graph()
+        let n = g.add(op)
+        XCTAssertEqual(g.get(n, "radius"), "10.0")
+        XCTAssertEqual(g.get(n, "profile"), "core-image")
+        XCTAssertEqual(g.get(n, "mask"), "luminance-alpha")
+        g.set(n, "radius", .double(37.25))
+        g.set(n, "profile", .string("smooth"))
+        g.set(n, "mask", .string("alpha"))
+        XCTAssertEqual(g.get(n, "radius"), "37.25")
+        XCTAssertEqual(g.get(n, "profile"), "smooth")
+        XCTAssertEqual(g.get(n, "mask"), "alpha")
+        // Out of range: GLib refuses the value (with a warning) and the old one stays.
+        g.set(n, "radius", .double(1e6))
+        XCTAssertEqual(g.get(n, "radius"), "37.25")
+    }
+
+    /// buffer-source → op → blit equals the kernel's own result, for every profile.
+    func testGraphEqualsKernel() {
+        let (buffer, plane) = maskBuffer()
+        for profile in BevelProfile.allCases {
+            let g = Graph()
+            let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
+            let hf = g.add(op, ["radius": .double(7.5), "profile": .string(["core-image", "round", "linear", "smooth"][profile.rawValue])])
+            g.link(src, hf)
+            let box = g.boundingBox(hf)
+            XCTAssertTrue(box == (13, -7, 96, 80), "output keeps the input's extent, got \(box)")
+            let got = render(g, hf, x: 13, y: -7, width: 96, height: 80, format: "Y float", components: 1)
+            let p = HeightFieldParameters(radius: 7.5, profile: profile)
+            let want = HeightField.compute(window: plane.padded(by: p.halo), parameters: p)
+            XCTAssertEqual(got, want.pixels, "\(profile)")
+            XCTAssertGreaterThan(want.pixels.max()!, 0.5)
+        }
+    }
+
+    /// Same bytes for 1 and 2 threads and for different tile sizes.
+    func testThreadAndTileInvariance() {
+        let (buffer, _) = maskBuffer()
+        for profile in ["core-image", "round"] {
+            var results: [[Float]] = []
+            for (threads, tile) in [(1, 128), (2, 128), (2, 32), (1, 17)] {
+                let g = Graph()
+                let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
+                let hf = g.add(op, ["radius": .double(9), "profile": .string(profile)])
+                g.link(src, hf)
+                results.append(render(g, hf, x: 13, y: -7, width: 96, height: 80, format: "Y float", components: 1,
+                                      threads: threads, tile: tile))
+            }
+            for r in results.dropFirst() { XCTAssertEqual(r, results[0], profile) }
+        }
+    }
+
+    /// An uncropped checkerboard has an infinite extent: the op neither hangs nor allocates the
+    /// plane; any finite region renders.
+    func testInfiniteExtentInput() {
+        let g = Graph()
+        let board = g.add("gegl:checkerboard", ["x": .int(40), "y": .int(40)])
+        let hf = g.add(op, ["radius": .double(12)])
+        g.link(board, hf)
+        XCTAssertGreaterThan(g.boundingBox(hf).width, 1 << 28)
+        let start = Date()
+        let out = render(g, hf, x: -1_000_000, y: 5_000_000, width: 200, height: 120, format: "Y float", components: 1)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        XCTAssertTrue(out.allSatisfy { $0 >= 0 && $0 <= 1 })
+        XCTAssertGreaterThan(out.max()!, 0.5)
+    }
+
+    /// Nothing on the input pad: empty output, no crash.
+    func testMissingInput() {
+        let g = Graph()
+        let hf = g.add(op)
+        XCTAssertEqual(g.boundingBox(hf).width, 0)
+        let out = render(g, hf, x: 0, y: 0, width: 16, height: 16, format: "Y float", components: 1)
+        XCTAssertEqual(out, [Float](repeating: 0, count: 256))
+    }
+
+    /// NaN and infinite pixels do not spread NaN or crash.
+    func testNonFiniteInput() {
+        var ya = [Float](repeating: 1, count: 40 * 40 * 2)
+        ya[2 * (20 * 40 + 20)] = .nan
+        ya[2 * (5 * 40 + 5)] = .infinity
+        ya[2 * (30 * 40 + 7) + 1] = .nan
+        let buffer = Buffer(width: 40, height: 40, format: "YA float", pixels: ya)
+        for profile in ["core-image", "round", "linear", "smooth"] {
+            let g = Graph()
+            let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
+            let hf = g.add(op, ["radius": .double(6), "profile": .string(profile)])
+            g.link(src, hf)
+            let out = render(g, hf, x: 0, y: 0, width: 40, height: 40, format: "Y float", components: 1)
+            XCTAssertTrue(out.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }, profile)
+        }
+    }
+}
+
+extension Double {
+    func hypot(_ o: Double) -> Double { (self * self + o * o).squareRoot() }
+}
