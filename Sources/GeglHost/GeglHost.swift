@@ -1,16 +1,33 @@
 import CGegl
+import Glibc
 
 // The host side of GEGL's C API, for the tests and the benchmark: start GEGL, load a plug-in
 // folder, build graphs by op name and property name, render them into Swift arrays. This is what
 // any program embedding GEGL does; it is not part of the plug-in.
 
 public enum Gegl {
-    /// Starts GEGL once per process (OpenCL off, so timings and results are the CPU's) and loads
-    /// every plug-in found under `pluginDirectory`.
+    /// Starts GEGL once per process (OpenCL off, so timings and results are the CPU's) with
+    /// GEGL's own operations and the plug-ins under `pluginDirectory` — and no others: GEGL_PATH
+    /// is set so that a copy installed in the user's plug-in folder is not loaded instead.
     public static func start(pluginDirectory: String?) {
         setenv("GEGL_USE_OPENCL", "no", 1)
+        let system = systemPluginDirectory()
+        setenv("GEGL_PATH", pluginDirectory.map { "\($0):\(system)" } ?? system, 1)
         gegl_init(nil, nil)
-        if let pluginDirectory { gegl_load_module_directory(pluginDirectory) }
+    }
+
+    /// GEGL's own plug-in folder, as pkg-config reports it.
+    public static func systemPluginDirectory() -> String {
+        var result = ""
+        if let pipe = popen("pkg-config --variable=pluginsdir gegl-0.4 2>/dev/null", "r") {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+                result += String(cString: buffer)
+            }
+            pclose(pipe)
+        }
+        result = String(result.filter { !$0.isNewline })
+        return result.isEmpty ? "/usr/lib/x86_64-linux-gnu/gegl-0.4" : result
     }
 
     public static func hasOperation(_ name: String) -> Bool { gegl_has_operation(name) != 0 }
@@ -45,10 +62,14 @@ public enum Gegl {
 /// Describes one property of an operation class, as GEGL reports it.
 public struct PropertyInfo: Equatable, CustomStringConvertible {
     public let name: String
+    public let title: String
+    public let blurb: String
     public let typeName: String
     public let defaultValue: String
     public let minimum: String?
     public let maximum: String?
+    public let uiMinimum: String?
+    public let uiMaximum: String?
     public var description: String { "\(name): \(typeName) = \(defaultValue) [\(minimum ?? "-"), \(maximum ?? "-")]" }
 }
 
@@ -66,18 +87,22 @@ extension Gegl {
             g_param_value_set_default(spec, &value)
             let def = describe(&value)
             g_value_unset(&value)
-            var lo: String?, hi: String?
+            var lo: String?, hi: String?, uiLo: String?, uiHi: String?
             let specType = String(cString: g_type_name(spec.pointee.g_type_instance.g_class.pointee.g_type))
-            if specType.contains("Double") {
-                spec.withMemoryRebound(to: GParamSpecDouble.self, capacity: 1) {
-                    lo = "\($0.pointee.minimum)"; hi = "\($0.pointee.maximum)"
+            if specType == "GeglParamDouble" {
+                spec.withMemoryRebound(to: GeglParamSpecDouble.self, capacity: 1) {
+                    lo = "\($0.pointee.parent_instance.minimum)"; hi = "\($0.pointee.parent_instance.maximum)"
+                    uiLo = "\($0.pointee.ui_minimum)"; uiHi = "\($0.pointee.ui_maximum)"
                 }
-            } else if specType.contains("Int") && !specType.contains("UInt") {
-                spec.withMemoryRebound(to: GParamSpecInt.self, capacity: 1) {
-                    lo = "\($0.pointee.minimum)"; hi = "\($0.pointee.maximum)"
+            } else if specType == "GeglParamInt" {
+                spec.withMemoryRebound(to: GeglParamSpecInt.self, capacity: 1) {
+                    lo = "\($0.pointee.parent_instance.minimum)"; hi = "\($0.pointee.parent_instance.maximum)"
+                    uiLo = "\($0.pointee.ui_minimum)"; uiHi = "\($0.pointee.ui_maximum)"
                 }
             }
-            return PropertyInfo(name: name, typeName: type, defaultValue: def, minimum: lo, maximum: hi)
+            return PropertyInfo(name: name, title: String(cString: g_param_spec_get_nick(spec)),
+                                blurb: String(cString: g_param_spec_get_blurb(spec)), typeName: type,
+                                defaultValue: def, minimum: lo, maximum: hi, uiMinimum: uiLo, uiMaximum: uiHi)
         }
     }
 

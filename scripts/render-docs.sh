@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Renders every picture in the README with the real `gegl` and the built plug-in.
+# Usage: scripts/render-docs.sh   (after `swift build -c release`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+cp .build/release/libmercurial.so "$stage/mercurial.so"
+export GEGL_PATH="$stage:$(pkg-config --variable=pluginsdir gegl-0.4)"
+export GEGL_USE_OPENCL=no
+mkdir -p docs
+
+# The README's demo command, as written there (between the demo markers).
+demo="$(sed -n '/<!-- demo-command -->/,/<!-- \/demo-command -->/p' README.md | grep '^gegl ')"
+(cd docs && eval "$demo")
+echo "rendered docs/$(echo "$demo" | sed -n 's/.*-o \([^ ]*\).*/\1/p')"
+
+for f in examples/*.xml; do
+    [ -e "$f" ] || continue
+    name="$(basename "$f" .xml)"
+    gegl -i "$f" -o "docs/$name.png"
+    echo "rendered docs/$name.png"
+done
