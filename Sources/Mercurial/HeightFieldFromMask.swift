@@ -41,7 +41,9 @@ enum HeightFieldFromMask: AreaFilterOperation {
 
     /// Work is done in blocks whose window (block + halo) stays under this many pixels, so memory
     /// per thread is bounded whatever region GEGL asks for.
-    static let windowPixelBudget = 2 << 20
+    static let windowPixelBudget = 4 << 20
+    /// Rows read from the input (and written to the output) per GeglBuffer call.
+    static let stripRows = 64
 
     static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
         let halo = prepared.parameters.halo
@@ -49,21 +51,55 @@ enum HeightFieldFromMask: AreaFilterOperation {
         for by in stride(from: roi.y, to: roi.maxY, by: side) {
             for bx in stride(from: roi.x, to: roi.maxX, by: side) {
                 let block = Rect(x: bx, y: by, width: min(side, roi.maxX - bx), height: min(side, roi.maxY - by))
-                let window = block.grown(by: halo)
-                // Outside the input's extent the mask reads as 0 (GEGL's "none" abyss).
-                var pixels = [Float](repeating: 0, count: window.count * 2)
-                pixels.withUnsafeMutableBufferPointer {
-                    input.read(window, format: .yaFloat, into: $0.baseAddress!, abyss: .none)
-                }
-                var mask = Plane(width: window.width, height: window.height)
-                for i in 0..<window.count {
-                    mask.pixels[i] = prepared.channel.value(luminance: pixels[2 * i], alpha: pixels[2 * i + 1])
-                }
-                let heights = HeightField.compute(window: mask, parameters: prepared.parameters)
-                heights.pixels.withUnsafeBufferPointer {
-                    output.write(block, format: .yFloat, from: $0.baseAddress!)
+                processBlock(prepared, input: input, output: output, block: block)
+            }
+        }
+    }
+
+    static func processBlock(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, block: Rect) {
+        let window = block.grown(by: prepared.parameters.halo)
+        // Mask rows: luminance and alpha read through babl, outside the input's extent both 0.
+        var ya = [Float](repeating: 0, count: window.width * HeightField.readBatch * 2)
+        func readMask(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
+            ya.withUnsafeMutableBufferPointer { buffer in
+                var done = 0
+                while done < count {
+                    let rows = min(HeightField.readBatch, count - done)
+                    input.read(Rect(x: window.x, y: window.y + first + done, width: window.width, height: rows),
+                               format: .yaFloat, into: buffer.baseAddress!, abyss: .none)
+                    prepared.channel.extract(luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
+                                             count: rows * window.width)
+                    done += rows
                 }
             }
+        }
+
+        guard prepared.parameters.profile == .coreImage, !prepared.parameters.returnsMask else {
+            var mask = Plane(width: window.width, height: window.height)
+            mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
+            let heights = HeightField.compute(window: mask, parameters: prepared.parameters)
+            heights.pixels.withUnsafeBufferPointer { output.write(block, format: .yFloat, from: $0.baseAddress!) }
+            return
+        }
+        // Core Image: the mask streams in and height rows stream out; write them a strip at a time.
+        var rows = [Float](repeating: 0, count: block.width * stripRows)
+        var pending = 0, firstRow = 0
+        rows.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            func flush() {
+                guard pending > 0 else { return }
+                output.write(Rect(x: block.x, y: block.y + firstRow, width: block.width, height: pending),
+                             format: .yFloat, from: base)
+                firstRow += pending
+                pending = 0
+            }
+            HeightField.coreImageRows(width: window.width, height: window.height, sigmas: prepared.parameters.sigmas,
+                                      readRows: readMask) { _, row in
+                (base + pending * block.width).update(from: row, count: block.width)
+                pending += 1
+                if pending == stripRows { flush() }
+            }
+            flush()
         }
     }
 

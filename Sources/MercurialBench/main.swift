@@ -76,31 +76,44 @@ func time(_ source: Buffer?, _ build: (Graph, Node?) -> Node) -> Double {
 
 struct Row { let name: String; let seconds: Double; let versus: String; let ratio: Double? ; let goal: String }
 var rows: [Row] = []
-func report(_ name: String, _ seconds: Double, against: [(String, Double, String)]) {
-    if against.isEmpty { rows.append(Row(name: name, seconds: seconds, versus: "", ratio: nil, goal: "")) }
-    for (other, otherSeconds, goal) in against {
-        rows.append(Row(name: name, seconds: seconds, versus: other, ratio: seconds / otherSeconds, goal: goal))
+let only = option("--only")
+
+/// A timed case: a name and how to build its graph from the source node.
+struct Case {
+    let name: String
+    let source: Buffer?
+    let build: (Graph, Node?) -> Node
+}
+
+/// Runs the cases whose name contains --only (all by default); returns seconds by name.
+func runCases(_ cases: [Case]) -> [String: Double] {
+    var out: [String: Double] = [:]
+    for c in cases where only.map({ c.name.contains($0) }) ?? true {
+        out[c.name] = time(c.source, c.build)
+    }
+    return out
+}
+
+func filter(_ op: String, _ properties: [String: Value] = [:]) -> (Graph, Node?) -> Node {
+    { g, src in
+        let node = g.add(op, properties)
+        if let src { g.link(src, node) }
+        return node
     }
 }
 
-let only = option("--only")
-func wanted(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
-
 // MARK: height-field-from-mask
-if wanted("height-field") {
-    let radius = 10.0
-    let ours = time(mask) { g, src in
-        let op = g.add("mercurial:height-field-from-mask", ["radius": .double(radius)])
-        g.link(src!, op)
-        return op
-    }
-    let dt = time(mask) { g, src in
-        let op = g.add("gegl:distance-transform", ["metric": .string("euclidean")])
-        g.link(src!, op)
-        return op
-    }
+let radius = 10.0
+let heightCases = [
+    Case(name: "mercurial:height-field-from-mask core-image R=10", source: mask,
+         build: filter("mercurial:height-field-from-mask", ["radius": .double(radius)])),
+    Case(name: "mercurial:height-field-from-mask round R=10", source: mask,
+         build: filter("mercurial:height-field-from-mask", ["radius": .double(radius), "profile": .string("round")])),
+    // The harness alone: copying the source into the output buffer.
+    Case(name: "harness (gegl:nop)", source: mask, build: filter("gegl:nop")),
+    Case(name: "gegl:distance-transform", source: mask, build: filter("gegl:distance-transform", ["metric": .string("euclidean")])),
     // The same formula with native ops: h = mask; for σ = 10, 5, 2.5, 1.25: h = mask × blur(h, σ).
-    let chain = time(mask) { g, src in
+    Case(name: "native gaussian-blur × multiply chain, 4 levels", source: mask, build: { g, src in
         var h = src!
         var sigma = radius
         while sigma >= 1 {
@@ -113,20 +126,12 @@ if wanted("height-field") {
             sigma /= 2
         }
         return h
-    }
-    for profile in ["round"] {
-        let t = time(mask) { g, src in
-            let op = g.add("mercurial:height-field-from-mask", ["radius": .double(radius), "profile": .string(profile)])
-            g.link(src!, op)
-            return op
-        }
-        report("height-field-from-mask (\(profile), R=10)", t, against: [("gegl:distance-transform", dt, "")])
-    }
-    report("height-field-from-mask (core-image, R=10)", ours,
-           against: [("gegl:distance-transform", dt, "≤ 0.5"), ("native blur×multiply chain", chain, "≤ 0.2")])
+    }),
+]
+var t = runCases(heightCases)
+if only == nil || "kernel".contains(only!) {
     // The kernel alone, single-threaded, on the same mask: what the op costs beyond GEGL's plumbing.
-    let plane = Plane(width: width, height: height,
-                      pixels: mask.pixels(format: "Y float", components: 1))
+    let plane = Plane(width: width, height: height, pixels: mask.pixels(format: "Y float", components: 1))
     let p = HeightFieldParameters(radius: radius)
     let padded = plane.padded(by: p.halo)
     var kernelSamples: [Double] = []
@@ -135,10 +140,25 @@ if wanted("height-field") {
         _ = HeightField.compute(window: padded, parameters: p)
         kernelSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
-    report("  kernel only, 1 thread, whole frame", median(kernelSamples), against: [])
-    report("gegl:distance-transform", dt, against: [])
-    report("native blur×multiply chain (4 levels)", chain, against: [])
+    t["kernel"] = median(kernelSamples)
 }
+
+func compare(_ name: String, _ others: [(String, String)]) {
+    guard let mine = t[name] else { return }
+    let present = others.filter { t[$0.0] != nil }
+    if present.isEmpty { rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "")) }
+    for (other, goal) in present {
+        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal))
+    }
+}
+compare("mercurial:height-field-from-mask core-image R=10",
+        [("gegl:distance-transform", "≤ 0.5"), ("native gaussian-blur × multiply chain, 4 levels", "≤ 0.2")])
+compare("mercurial:height-field-from-mask round R=10", [("gegl:distance-transform", "")])
+if let k = t["kernel"] {
+    rows.append(Row(name: "  (core-image kernel alone, 1 thread, whole frame in one block)", seconds: k, versus: "",
+                    ratio: nil, goal: ""))
+}
+for name in ["harness (gegl:nop)", "gegl:distance-transform", "native gaussian-blur × multiply chain, 4 levels"] { compare(name, []) }
 
 print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs")
 print("")

@@ -100,99 +100,184 @@ public enum HeightField {
 
     // MARK: Core Image profile
 
-    /// Runs the blur-and-multiply levels on a shrinking region of the window. Work is skipped
-    /// where the mask is 0 (the product is 0 there whatever the blur gives), per row span.
-    static func coreImage(mask: Plane, sigmas: [Double], halo: Int) -> Plane {
-        let w = mask.width, h = mask.height
-        var current = mask.pixels        // h_{k-1}, valid inside `inset`
-        var next = [Float](repeating: 0, count: w * h)
-        var across = [Float](repeating: 0, count: w * h) // horizontal pass
-        var inset = 0
-        // Per row: first and one-past-last column where the mask is > 0 (first == end: none).
-        var spanStart = [Int](repeating: 0, count: h), spanEnd = [Int](repeating: 0, count: h)
-        var needStart = [Int](repeating: 0, count: h), needEnd = [Int](repeating: 0, count: h)
+    /// Clamps mask values into [0, 1] in place; NaN reads as 0, +∞ as 1.
+    public static func sanitize(_ mask: UnsafeMutableBufferPointer<Float>) {
+        for i in mask.indices { mask[i] = sanitizedMask(mask[i]) }
+    }
 
+    static func coreImage(mask: Plane, sigmas: [Double], halo: Int) -> Plane {
+        var out = Plane(width: mask.width - 2 * halo, height: mask.height - 2 * halo)
         mask.pixels.withUnsafeBufferPointer { m in
-            for sigma in sigmas {
-                let weights = gaussianWeights(sigma: sigma)
-                let r = weights.count - 1
-                let outer = inset + r              // region computed at this level: [outer, w - outer)
-                let x0 = outer, x1 = w - outer
-                // Spans of mask > 0 on the rows computed at this level.
-                for y in outer..<(h - outer) {
-                    var a = x0, b = x1
-                    while a < b && m[y * w + a] == 0 { a += 1 }
-                    while b > a && m[y * w + b - 1] == 0 { b -= 1 }
+            out.pixels.withUnsafeMutableBufferPointer { o in
+                coreImageRows(width: mask.width, height: mask.height, sigmas: sigmas, readRows: { first, count, into in
+                    into.update(from: m.baseAddress! + first * mask.width, count: count * mask.width)
+                }, emit: { y, row in
+                    (o.baseAddress! + y * out.width).update(from: row, count: out.width)
+                })
+            }
+        }
+        return out
+    }
+
+    /// Rows of mask fetched from the reader at a time.
+    public static let readBatch = 32
+
+    /// Streams Core Image's cascade over a mask window, one output row at a time.
+    ///
+    /// Rows flow through the levels as they are made. The mask is read `readBatch` rows at a time
+    /// into a ring that holds only the rows still needed (halo + first radius + a batch), and each
+    /// level keeps only the 2r + 1 rows of its horizontal pass that its vertical pass needs, so the
+    /// working set is a few hundred kilobytes whatever the window's size. Work is skipped where the
+    /// mask is 0 (the product is 0 there whatever the blur gives), per row span.
+    ///
+    /// `readRows(first, count, into)` must write `count` mask rows of `width` values (any floats:
+    /// they are sanitized here). `emit(y, row)` receives output row y (0-based, `width − 2·halo`
+    /// values) in increasing order.
+    public static func coreImageRows(width w: Int, height h: Int, sigmas: [Double],
+                                     readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
+                                     emit: (Int, UnsafePointer<Float>) -> Void) {
+        let weights = sigmas.map(gaussianWeights)
+        let radii = weights.map { $0.count - 1 }
+        let levels = weights.count
+        let halo = radii.reduce(0, +)
+        guard levels > 0, w > 2 * halo, h > 2 * halo else { return }
+        // inset[k]: columns/rows [inset[k], size − inset[k]) are valid in the output of level k
+        // (level 0 is the mask itself).
+        var inset = [0]
+        for r in radii { inset.append(inset.last! + r) }
+
+        // One scratch block per call: the mask ring, each level's ring of horizontally blurred
+        // rows, then each level's output row.
+        let maskRows = halo + radii[0] + readBatch + 1
+        let ringOffsets = radii.reduce(into: [maskRows * w]) { $0.append($0.last! + (2 * $1 + 1) * w) }
+        let rowsOffset = ringOffsets.last!
+        let total = rowsOffset + levels * w
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: total)
+        scratch.initialize(repeating: 0, count: total)
+        defer { scratch.deallocate() }
+        @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
+
+        // Spans of mask > 0 per row (first == end: none), filled as rows arrive.
+        var spanStart = [Int](repeating: 0, count: h), spanEnd = [Int](repeating: 0, count: h)
+        var fetched = 0
+        func fetch(through row: Int) {
+            while fetched <= row && fetched < h {
+                let count = min(readBatch, h - fetched)
+                var done = 0
+                while done < count { // split where the ring wraps
+                    let y = fetched + done
+                    let run = min(count - done, maskRows - y % maskRows)
+                    readRows(y, run, maskRow(y))
+                    done += run
+                }
+                for y in fetched..<(fetched + count) {
+                    let m = maskRow(y)
+                    for x in 0..<w { m[x] = sanitizedMask(m[x]) }
+                    var a = 0, b = w
+                    while a < b && m[a] == 0 { a += 1 }
+                    while b > a && m[b - 1] == 0 { b -= 1 }
                     spanStart[y] = a
                     spanEnd[y] = b
                 }
-                // Columns of the horizontal pass needed on each row: union of spans within ±r rows.
-                for y in inset..<(h - inset) {
-                    var a = x1, b = x0
-                    for yy in max(outer, y - r)...min(h - outer - 1, y + r) where spanStart[yy] < spanEnd[yy] {
-                        a = min(a, spanStart[yy])
-                        b = max(b, spanEnd[yy])
-                    }
-                    needStart[y] = a
-                    needEnd[y] = max(a, b)
-                }
-                current.withUnsafeBufferPointer { src in
-                    across.withUnsafeMutableBufferPointer { tmp in
-                        weights.withUnsafeBufferPointer { wt in
-                            for y in inset..<(h - inset) where needStart[y] < needEnd[y] {
-                                blurRow(src.baseAddress! + y * w, into: tmp.baseAddress! + y * w,
-                                        from: needStart[y], to: needEnd[y], weights: wt)
-                            }
-                        }
-                    }
-                }
-                across.withUnsafeBufferPointer { tmp in
-                    next.withUnsafeMutableBufferPointer { dst in
-                        weights.withUnsafeBufferPointer { wt in
-                            for y in outer..<(h - outer) {
-                                let row = dst.baseAddress! + y * w
-                                for x in x0..<x1 { row[x] = 0 }
-                                guard spanStart[y] < spanEnd[y] else { continue }
-                                blurColumn(tmp.baseAddress!, width: w, row: y, into: row,
-                                           from: spanStart[y], to: spanEnd[y], weights: wt)
-                                let mrow = m.baseAddress! + y * w
-                                for x in spanStart[y]..<spanEnd[y] { row[x] *= mrow[x] }
-                            }
-                        }
-                    }
-                }
-                swap(&current, &next)
-                inset = outer
+                fetched += count
             }
         }
-        precondition(inset == halo)
-        return Plane(width: w, height: h, pixels: current).cropped(x: halo, y: halo, width: w - 2 * halo,
-                                                                    height: h - 2 * halo)
+
+        var received = [Int](repeating: 0, count: levels)
+        for j in 0..<h {
+            fetch(through: min(j + radii[0], h - 1))
+            var rowIndex = j
+            var src = UnsafePointer(maskRow(j))
+            var complete = true
+            for k in 0..<levels {
+                let r = radii[k], span = 2 * r + 1
+                let ring = scratch + ringOffsets[k]
+                let out = scratch + rowsOffset + k * w
+                let x0 = inset[k + 1], x1 = w - inset[k + 1]
+                // Horizontal pass of the incoming row into its ring slot, over the columns that
+                // the vertical pass will need: the union of the spans of the rows within ±r.
+                var a0 = x1, b0 = x0
+                for yy in max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1) {
+                    let sa = max(spanStart[yy], x0), sb = min(spanEnd[yy], x1)
+                    if sa < sb { a0 = min(a0, sa); b0 = max(b0, sb) }
+                }
+                if a0 < b0 {
+                    weights[k].withUnsafeBufferPointer {
+                        blurRow(src, into: ring + (rowIndex % span) * w, from: a0, to: b0, weights: $0)
+                    }
+                }
+                received[k] += 1
+                guard received[k] >= span else { complete = false; break }
+                // Vertical pass: output row y of this level, × mask.
+                let y = rowIndex - r
+                for x in x0..<x1 { out[x] = 0 }
+                let a = max(spanStart[y], x0), b = min(spanEnd[y], x1)
+                if a < b {
+                    weights[k].withUnsafeBufferPointer {
+                        blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: $0)
+                    }
+                    let mrow = maskRow(y)
+                    for x in a..<b { out[x] *= mrow[x] }
+                }
+                rowIndex = y
+                src = UnsafePointer(out)
+            }
+            if complete { emit(rowIndex - halo, src + halo) }
+        }
     }
 
-    /// dst[x] = Σ_k w[|k|]·src[x+k] for x in [from, to). The sum runs in a fixed order per pixel.
+    // The two passes below add taps in groups of up to four per sweep over the row: fewer loads
+    // and stores of the accumulator than one tap per sweep. The grouping depends only on the tap
+    // index, so each pixel's sum is formed in the same order wherever its block starts.
+
+    /// dst[x] = Σ_k w[|k|]·src[x+k] for x in [from, to).
     @inline(__always)
     static func blurRow(_ src: UnsafePointer<Float>, into dst: UnsafeMutablePointer<Float>,
                         from: Int, to: Int, weights: UnsafeBufferPointer<Float>) {
         let w0 = weights[0]
         for x in from..<to { dst[x] = w0 * src[x] }
-        for k in 1..<weights.count {
+        var k = 1
+        let n = weights.count
+        while k + 3 < n {
+            let a = weights[k], b = weights[k + 1], c = weights[k + 2], d = weights[k + 3]
+            for x in from..<to {
+                let sa = src[x - k] + src[x + k], sb = src[x - k - 1] + src[x + k + 1]
+                let sc = src[x - k - 2] + src[x + k + 2], sd = src[x - k - 3] + src[x + k + 3]
+                dst[x] += (a * sa + b * sb) + (c * sc + d * sd)
+            }
+            k += 4
+        }
+        while k < n {
             let wk = weights[k]
             for x in from..<to { dst[x] += wk * (src[x - k] + src[x + k]) }
+            k += 1
         }
     }
 
-    /// row[x] = Σ_k w[|k|]·tmp[y+k][x] for x in [from, to).
+    /// dst[x] = Σ_k w[|k|]·ring[y+k][x] for x in [from, to); row i of the image is ring slot i mod span.
     @inline(__always)
-    static func blurColumn(_ tmp: UnsafePointer<Float>, width: Int, row y: Int, into dst: UnsafeMutablePointer<Float>,
-                           from: Int, to: Int, weights: UnsafeBufferPointer<Float>) {
+    static func blurRing(_ ring: UnsafePointer<Float>, width: Int, span: Int, centre y: Int,
+                         into dst: UnsafeMutablePointer<Float>, from: Int, to: Int, weights: UnsafeBufferPointer<Float>) {
+        @inline(__always) func row(_ i: Int) -> UnsafePointer<Float> { ring + (i % span) * width }
         let w0 = weights[0]
-        let centre = tmp + y * width
+        let centre = row(y)
         for x in from..<to { dst[x] = w0 * centre[x] }
-        for k in 1..<weights.count {
+        var k = 1
+        let n = weights.count
+        while k + 3 < n {
+            let a = weights[k], b = weights[k + 1], c = weights[k + 2], d = weights[k + 3]
+            let ua = row(y - k), da = row(y + k), ub = row(y - k - 1), db = row(y + k + 1)
+            let uc = row(y - k - 2), dc = row(y + k + 2), ud = row(y - k - 3), dd = row(y + k + 3)
+            for x in from..<to {
+                dst[x] += (a * (ua[x] + da[x]) + b * (ub[x] + db[x])) + (c * (uc[x] + dc[x]) + d * (ud[x] + dd[x]))
+            }
+            k += 4
+        }
+        while k < n {
             let wk = weights[k]
-            let up = tmp + (y - k) * width, down = tmp + (y + k) * width
+            let up = row(y - k), down = row(y + k)
             for x in from..<to { dst[x] += wk * (up[x] + down[x]) }
+            k += 1
         }
     }
 }
