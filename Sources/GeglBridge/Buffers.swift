@@ -44,11 +44,14 @@ public struct InputBuffer {
     }
 
     /// Reads `rect` in `format` into `destination`, which holds rect.count × components floats.
+    /// With `scale` < 1, `rect` is in scaled coordinates and GEGL resamples (box-filtered).
+    /// `rowLength` is the distance between rows of `destination` in pixels (default: rect.width).
     public func read(_ rect: Rect, format: PixelFormat, into destination: UnsafeMutablePointer<Float>,
-                     abyss: Abyss = .none) {
+                     abyss: Abyss = .none, scale: Double = 1, rowLength: Int? = nil) {
         guard !rect.isEmpty else { return }
         var r = rect.gegl
-        gegl_buffer_get(buffer, &r, 1.0, bablFormat(format), destination, gint(GEGL_AUTO_ROWSTRIDE), abyss.gegl)
+        let stride = rowLength.map { gint($0 * format.components * MemoryLayout<Float>.size) } ?? gint(GEGL_AUTO_ROWSTRIDE)
+        gegl_buffer_get(buffer, &r, scale, bablFormat(format), destination, stride, abyss.gegl)
     }
 }
 

@@ -53,10 +53,14 @@ public struct OperationInfo: Sendable {
     /// Label and description of the aux pad, for composers.
     public let auxLabel: String?
     public let auxDescription: String?
+    /// Ask GEGL to keep this op's output in a cache: for outputs that consumers read again and
+    /// again (a shading image read whole by every tile of the op it feeds).
+    public let cached: Bool
 
     public init(name: String, title: String, categories: [String], description: String,
                 properties: [Property], keys: [(String, String)] = [],
-                auxLabel: String? = nil, auxDescription: String? = nil) {
+                auxLabel: String? = nil, auxDescription: String? = nil, cached: Bool = false) {
+        self.cached = cached
         self.name = name
         self.title = title
         self.categories = categories

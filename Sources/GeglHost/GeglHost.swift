@@ -9,10 +9,21 @@ public enum Gegl {
     /// Starts GEGL once per process (OpenCL off, so timings and results are the CPU's) with
     /// GEGL's own operations and the plug-ins under `pluginDirectory` — and no others: GEGL_PATH
     /// is set so that a copy installed in the user's plug-in folder is not loaded instead.
-    public static func start(pluginDirectory: String?) {
+    ///
+    /// `gpl3`: declare this process GPL-3 licensed, so that GEGL also loads its GPL-3 operations
+    /// (gegl:bump-map among them). The benchmark does, to compare with them; the tests do not.
+    public static func start(pluginDirectory: String?, gpl3: Bool = false) {
         setenv("GEGL_USE_OPENCL", "no", 1)
         let system = systemPluginDirectory()
         setenv("GEGL_PATH", pluginDirectory.map { "\($0):\(system)" } ?? system, 1)
+        if gpl3, let config = gegl_config() {
+            var v = GValue()
+            g_value_init(&v, fundamental(16))
+            g_value_set_string(&v, "GPL3")
+            g_object_set_property(UnsafeMutableRawPointer(config).assumingMemoryBound(to: GObject.self),
+                                  "application-license", &v)
+            g_value_unset(&v)
+        }
         gegl_init(nil, nil)
     }
 

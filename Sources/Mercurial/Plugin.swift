@@ -7,6 +7,8 @@ import GeglBridge
 /// Every operation this plug-in provides. Adding an op means adding its file and one line here.
 let operations: [OperationRegistration] = [
     HeightFieldFromMask.registration,
+    ShadedMaterialOp.registration,
+    HemisphereLightRender.registration,
 ]
 
 @_cdecl("gegl_module_query")

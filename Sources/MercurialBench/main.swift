@@ -28,7 +28,13 @@ try? FileManager.default.createDirectory(at: stage, withIntermediateDirectories:
 try? FileManager.default.copyItem(atPath: pluginPath, toPath: stage.appendingPathComponent("mercurial.so").path)
 defer { try? FileManager.default.removeItem(at: stage) }
 
-Gegl.start(pluginDirectory: stage.path)
+Gegl.start(pluginDirectory: stage.path, gpl3: true)
+for op in ["mercurial:height-field-from-mask", "mercurial:shaded-material", "mercurial:hemisphere-light-render",
+           "gegl:distance-transform", "gegl:gaussian-blur", "gegl:multiply", "gegl:bump-map", "gegl:text"]
+    where !Gegl.hasOperation(op) {
+    print("GEGL has no \(op) here: the comparison would be meaningless.")
+    exit(3)
+}
 Gegl.configure("threads", threads)
 
 let width = 3840, height = 2160
@@ -58,13 +64,13 @@ var mask: Buffer! = prerender { g in
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
 /// Times `build` (given the graph and the source node, returns the node to render), median of runs.
-func time(_ source: Buffer?, _ build: (Graph, Node?) -> Node) -> Double {
+func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node) -> Double {
     var samples: [Double] = []
     for _ in 0..<runs {
         let g = Graph()
         let src = source.map { g.add("gegl:buffer-source", ["buffer": .buffer($0)]) }
         let node = build(g, src)
-        let out = Buffer(width: width, height: height, format: "RGBA float")
+        let out = Buffer(width: size.0, height: size.1, format: "RGBA float")
         let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
         g.link(node, sink)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -76,20 +82,26 @@ func time(_ source: Buffer?, _ build: (Graph, Node?) -> Node) -> Double {
 
 struct Row { let name: String; let seconds: Double; let versus: String; let ratio: Double? ; let goal: String }
 var rows: [Row] = []
+/// --only a,b: run only the cases whose names contain one of the comma-separated words.
 let only = option("--only")
+func wanted(_ name: String) -> Bool {
+    guard let only else { return true }
+    return only.split(separator: ",").contains { name.contains($0) }
+}
 
 /// A timed case: a name and how to build its graph from the source node.
 struct Case {
     let name: String
     let source: Buffer?
+    var size = (width, height)
     let build: (Graph, Node?) -> Node
 }
 
 /// Runs the cases whose name contains --only (all by default); returns seconds by name.
 func runCases(_ cases: [Case]) -> [String: Double] {
     var out: [String: Double] = [:]
-    for c in cases where only.map({ c.name.contains($0) }) ?? true {
-        out[c.name] = time(c.source, c.build)
+    for c in cases where wanted(c.name) {
+        out[c.name] = time(c.source, size: c.size, c.build)
     }
     return out
 }
@@ -129,7 +141,7 @@ let heightCases = [
     }),
 ]
 var t = runCases(heightCases)
-if only == nil || "kernel".contains(only!) {
+if wanted("kernel") {
     // The kernel alone, single-threaded, on the same mask: what the op costs beyond GEGL's plumbing.
     let plane = Plane(width: width, height: height, pixels: mask.pixels(format: "Y float", components: 1))
     let p = HeightFieldParameters(radius: radius)
@@ -159,6 +171,40 @@ if let k = t["kernel"] {
                     ratio: nil, goal: ""))
 }
 for name in ["harness (gegl:nop)", "gegl:distance-transform", "native gaussian-blur × multiply chain, 4 levels"] { compare(name, []) }
+
+// MARK: shaded-material and hemisphere-light-render
+if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wanted) {
+    let heights = prerender { g in
+        let src = g.add("gegl:buffer-source", ["buffer": .buffer(mask)])
+        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10)])
+        g.link(src, hf)
+        return hf
+    }
+    let shadingCases = [
+        Case(name: "mercurial:shaded-material, aux = hemisphere 512²", source: heights, build: { g, src in
+            let op = g.add("mercurial:shaded-material", ["scale": .double(10)])
+            let sphere = g.add("mercurial:hemisphere-light-render")
+            g.link(src!, op)
+            g.connect(sphere, to: op, pad: "aux")
+            return op
+        }),
+        Case(name: "gegl:bump-map, aux = the same height field", source: heights, build: { g, src in
+            let op = g.add("gegl:bump-map")
+            g.link(src!, op)
+            g.connect(src!, to: op, pad: "aux")
+            return op
+        }),
+        Case(name: "mercurial:hemisphere-light-render 1024², 4 lights", source: nil, size: (1024, 1024),
+             build: { g, _ in g.add("mercurial:hemisphere-light-render", ["size": .int(1024)]) }),
+    ]
+    for (k, v) in runCases(shadingCases) { t[k] = v }
+    compare("mercurial:shaded-material, aux = hemisphere 512²", [("gegl:bump-map, aux = the same height field", "≤ 0.25")])
+    compare("gegl:bump-map, aux = the same height field", [])
+    if let s = t["mercurial:hemisphere-light-render 1024², 4 lights"] {
+        rows.append(Row(name: "mercurial:hemisphere-light-render 1024², 4 lights", seconds: s,
+                        versus: String(format: "%.0f megapixels/s", 1.048576 / s), ratio: nil, goal: "≥ 100 MP/s"))
+    }
+}
 
 print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs")
 print("")

@@ -1,0 +1,123 @@
+import GeglBridge
+import MercurialKernels
+
+/// mercurial:shaded-material — shades a height field with a lit-hemisphere image (CIShadedMaterial).
+enum ShadedMaterialOp: ComposerOperation {
+    // MARK: Properties
+
+    static let properties: [Property] = [
+        .double("scale", "Scale", default: 10, range: -1000...1000, ui: -50...50, digits: 1,
+                "Relief depth: how strongly the height field's slopes tilt the surface normal. Negative "
+                + "values invert the relief (engraved instead of embossed)."),
+    ]
+
+    // MARK: Prepare
+
+    /// The shading image used when nothing (or an empty or infinite image) is on the aux pad: the
+    /// default render of mercurial:hemisphere-light-render. Built once, on first use, never changed.
+    static let defaultShading = ShadingImage.render(.studio)
+    /// Larger aux images are read scaled down to this many pixels on their long side.
+    static let maximumShadingSide = 1024
+
+    struct Prepared: Sendable {
+        var scale: Float
+        var inputBounds: Rect
+        var auxBounds: Rect?
+    }
+
+    static func usableAux(_ r: Rect?) -> Rect? {
+        guard let r, !r.isEmpty, !r.isInfinite else { return nil }
+        return r
+    }
+
+    static func prepare(_ context: PrepareContext) -> Prepared {
+        context.setFormat("input", .yaFloat)
+        context.setFormat("aux", .rgbaFloat)
+        context.setFormat("output", .rgbaFloat)
+        return Prepared(scale: Float(context.properties.double("scale")),
+                        inputBounds: context.sourceBounds("input") ?? .empty,
+                        auxBounds: usableAux(context.sourceBounds("aux")))
+    }
+
+    static func boundingBox(_ context: OperationContext) -> Rect {
+        context.sourceBounds("input") ?? .empty
+    }
+
+    /// One pixel around the output on the height field; the whole shading image.
+    static func requiredForOutput(_ context: OperationContext, pad: String, roi: Rect) -> Rect {
+        pad == "aux" ? (usableAux(context.sourceBounds("aux")) ?? .empty) : roi.grown(by: 1)
+    }
+
+    // MARK: Process
+
+    static func shadingImage(_ aux: InputBuffer?, bounds: Rect?) -> ShadingImage {
+        guard let aux, let bounds else { return defaultShading }
+        let long = max(bounds.width, bounds.height)
+        let scale = long > maximumShadingSide ? Double(maximumShadingSide) / Double(long) : 1
+        let w = max(1, Int((Double(bounds.width) * scale).rounded())), h = max(1, Int((Double(bounds.height) * scale).rounded()))
+        var rgba = [Float](repeating: 0, count: w * h * 4)
+        rgba.withUnsafeMutableBufferPointer {
+            aux.read(Rect(x: Int((Double(bounds.x) * scale).rounded()), y: Int((Double(bounds.y) * scale).rounded()),
+                          width: w, height: h),
+                     format: .rgbaFloat, into: $0.baseAddress!, scale: scale)
+        }
+        return ShadingImage(width: w, height: h, rgba: rgba)
+    }
+
+    /// Output rows shaded per strip: the strip and its two extra input rows stay in cache.
+    static let stripRows = 32
+
+    static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
+        guard let input, !roi.isEmpty else { return }
+        let bounds = prepared.inputBounds
+        let shading = shadingImage(aux, bounds: prepared.auxBounds)
+        let w = roi.width, rowLength = w + 2
+        var window = [Float](repeating: 0, count: rowLength * (stripRows + 2) * 2)
+        var out = [Float](repeating: 0, count: w * stripRows * 4)
+        window.withUnsafeMutableBufferPointer { win in
+            out.withUnsafeMutableBufferPointer { o in
+                for y0 in stride(from: roi.y, to: roi.maxY, by: stripRows) {
+                    let rows = min(stripRows, roi.maxY - y0)
+                    // The strip grown by one pixel; outside the height field, its edge pixels repeat.
+                    let grown = Rect(x: roi.x - 1, y: y0 - 1, width: rowLength, height: rows + 2)
+                    let inside = grown.intersection(bounds)
+                    guard !inside.isEmpty else { continue }
+                    let base = win.baseAddress!
+                    input.read(inside, format: .yaFloat,
+                               into: base + 2 * ((inside.y - grown.y) * rowLength + (inside.x - grown.x)), rowLength: rowLength)
+                    clampEdges(base, grown: grown, inside: inside)
+                    ShadedMaterial.shade(heightAlpha: base, width: w, height: rows, scale: prepared.scale,
+                                         shading: shading, into: o.baseAddress!)
+                    output.write(Rect(x: roi.x, y: y0, width: w, height: rows), format: .rgbaFloat, from: o.baseAddress!)
+                }
+            }
+        }
+    }
+
+    /// Fills the part of `grown` outside `inside` with the nearest pixel of `inside` (2 floats each).
+    static func clampEdges(_ p: UnsafeMutablePointer<Float>, grown: Rect, inside: Rect) {
+        let stride = grown.width
+        let x0 = inside.x - grown.x, x1 = inside.maxX - grown.x, y0 = inside.y - grown.y, y1 = inside.maxY - grown.y
+        for y in y0..<y1 {
+            let row = p + 2 * y * stride
+            for x in 0..<x0 { row[2 * x] = row[2 * x0]; row[2 * x + 1] = row[2 * x0 + 1] }
+            for x in x1..<stride { row[2 * x] = row[2 * (x1 - 1)]; row[2 * x + 1] = row[2 * (x1 - 1) + 1] }
+        }
+        for y in 0..<y0 { (p + 2 * y * stride).update(from: p + 2 * y0 * stride, count: 2 * stride) }
+        for y in y1..<grown.height { (p + 2 * y * stride).update(from: p + 2 * (y1 - 1) * stride, count: 2 * stride) }
+    }
+
+    // MARK: Keys
+
+    static let info = OperationInfo(
+        name: "mercurial:shaded-material", title: "Shaded Material",
+        categories: ["light", "map"],
+        description: "Shades a height field (the input's luminance) by looking each surface normal up in an image "
+            + "of a lit hemisphere on the aux pad, like Core Image's CIShadedMaterial: flat areas take the colour at "
+            + "the sphere's centre, slopes take colours towards its rim. Without aux it uses the default "
+            + "Hemisphere Light Render. Output alpha is the shading image's alpha × the input's alpha.",
+        properties: properties,
+        keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
+               ("gimp:menu-label", "Shaded Material…")],
+        auxLabel: "Shading image", auxDescription: "A lit hemisphere (e.g. mercurial:hemisphere-light-render) or any matcap")
+}

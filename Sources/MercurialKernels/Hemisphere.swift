@@ -1,0 +1,180 @@
+import Glibc
+
+// A lit hemisphere ("lit sphere", "matcap"): a unit sphere seen orthographically, filling a square
+// of `size` pixels, shaded by up to four omni lights with SceneKit's Blinn model.
+//
+// Coordinates: image x right, y down, z towards the viewer. Pixel (px, py) has its centre at
+// u = 2(px + ½)/size − 1, v = 2(py + ½)/size − 1; inside the unit disc the surface point and normal
+// are P = N = (u, v, √(1 − u² − v²)); the viewer direction is E = (0, 0, 1).
+
+/// An omni light: a position in sphere units and a linear-light colour (already × intensity).
+public struct OmniLight: Sendable, Equatable {
+    public var position: SIMD3<Float>
+    public var color: SIMD3<Float>
+    public init(position: SIMD3<Float>, color: SIMD3<Float>) {
+        self.position = position
+        self.color = color
+    }
+}
+
+public struct HemisphereParameters: Sendable, Equatable {
+    public var size: Int
+    public var lights: [OmniLight]
+    /// Linear-light RGB.
+    public var diffuse: SIMD3<Float>
+    public var specular: SIMD3<Float>
+    /// The Blinn exponent.
+    public var shininess: Float
+    /// Ambient level: ambient × diffuse is added everywhere.
+    public var ambient: Float
+
+    public static let maximumSize = 8192
+    public static let shininessRange: ClosedRange<Float> = 1...1000
+
+    public init(size: Int, lights: [OmniLight], diffuse: SIMD3<Float>, specular: SIMD3<Float>,
+                shininess: Float, ambient: Float) {
+        self.size = size
+        self.lights = lights
+        self.diffuse = diffuse
+        self.specular = specular
+        self.shininess = shininess
+        self.ambient = ambient
+    }
+
+    /// The studio set-up the plug-in ships as its default: polished chrome.
+    public static let studio = HemisphereParameters(
+        size: 512, lights: LightSpec.studio.map(\.light),
+        diffuse: SIMD3(repeating: 0.1), specular: SIMD3(repeating: 1), shininess: 40, ambient: 0.08)
+}
+
+/// A light as a user sets it: position in sphere units, hue (degrees), saturation, brightness.
+public struct LightSpec: Sendable, Equatable {
+    public var position: SIMD3<Float>
+    public var hue: Float
+    public var saturation: Float
+    public var brightness: Float
+    public var enabled: Bool
+
+    public init(position: SIMD3<Float>, hue: Float, saturation: Float, brightness: Float, enabled: Bool = true) {
+        self.position = position
+        self.hue = hue
+        self.saturation = saturation
+        self.brightness = brightness
+        self.enabled = enabled
+    }
+
+    public var light: OmniLight { OmniLight(position: position, color: Color.hsb(hue, saturation, enabled ? brightness : 0)) }
+
+    /// Key (upper left, warm white), fill (right, cool), rim (behind, top), bounce (below, warm).
+    public static let studio = [
+        LightSpec(position: SIMD3(-1.1, -1.3, 2.4), hue: 40, saturation: 0.06, brightness: 1.2),
+        LightSpec(position: SIMD3(2.2, -0.4, 1.2), hue: 210, saturation: 0.35, brightness: 0.55),
+        LightSpec(position: SIMD3(0.4, -2.5, -0.6), hue: 200, saturation: 0.1, brightness: 1.2),
+        LightSpec(position: SIMD3(0.3, 2.4, 0.6), hue: 30, saturation: 0.45, brightness: 0.45),
+    ]
+}
+
+public enum Color {
+    /// sRGB transfer curve: encoded → linear.
+    @inline(__always)
+    public static func linear(_ c: Float) -> Float {
+        c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+
+    /// Hue (degrees), saturation and value in the sRGB-encoded space, as colour pickers mean them.
+    public static func hsvEncoded(_ hue: Float, _ s: Float, _ v: Float) -> SIMD3<Float> {
+        v * ((1 - s) + s * hueRGB(hue / 360))
+    }
+
+    /// A light colour: hue (degrees) and saturation pick the chroma (as in an sRGB colour picker),
+    /// brightness scales it linearly (0 = off; above 1 is brighter than white).
+    public static func hsb(_ hue: Float, _ saturation: Float, _ brightness: Float) -> SIMD3<Float> {
+        let c = hsvEncoded(hue, min(max(saturation, 0), 1), 1)
+        return SIMD3(linear(c.x), linear(c.y), linear(c.z)) * max(brightness, 0)
+    }
+
+    /// The fully saturated colour of hue h (turns, any real; wraps): the six-sector hue circle,
+    /// 0 red, 1/6 yellow, 2/6 green, 3/6 cyan, 4/6 blue, 5/6 magenta, linear in between.
+    @inline(__always)
+    public static func hueRGB(_ h: Float) -> SIMD3<Float> {
+        var f = h - h.rounded(.down)
+        if !(f >= 0 && f < 1) { f = 0 } // NaN, ∞, or 1 after rounding
+        let x = f * 6
+        let r = min(max(abs(x - 3) - 1, 0), 1)
+        let g = min(max(2 - abs(x - 2), 0), 1)
+        let b = min(max(2 - abs(x - 4), 0), 1)
+        return SIMD3(r, g, b)
+    }
+}
+
+public enum Hemisphere {
+    /// Specular lobe table: pow(t, shininess) for t in [0, 1], with linear interpolation.
+    public struct SpecularTable: Sendable {
+        public static let entries = 8192
+        let values: [Float]
+        public init(shininess: Float) {
+            let s = Double(shininess)
+            values = (0...Self.entries).map { Float(pow(Double($0) / Double(Self.entries), s)) }
+        }
+
+        @inline(__always)
+        func callAsFunction(_ t: Float) -> Float {
+            let x = min(max(t, 0), 1) * Float(Self.entries)
+            let i = min(Int(x), Self.entries - 1)
+            let f = x - Float(i)
+            return values.withUnsafeBufferPointer { v in v[i] + (v[i + 1] - v[i]) * f }
+        }
+    }
+
+    /// Exact Blinn shading of the sphere at normal N (unit vector, z ≥ 0): linear RGB.
+    public static func shade(normal n: SIMD3<Float>, _ p: HemisphereParameters) -> SIMD3<Float> {
+        var c = p.ambient * p.diffuse
+        let e = SIMD3<Float>(0, 0, 1)
+        for light in p.lights {
+            let l = normalize(light.position - n)
+            let h = normalize(l + e)
+            let nl = max(dot(n, l), 0), nh = max(dot(n, h), 0)
+            c += p.diffuse * nl * light.color + p.specular * pow(nh, p.shininess) * light.color
+        }
+        return c
+    }
+
+    /// Renders `count` pixels of the row-major rectangle `roi` (origin x, y; width w) into RGBA
+    /// (straight alpha, linear light). Each pixel depends on its own position only.
+    public static func render(_ p: HemisphereParameters, table: SpecularTable, x: Int, y: Int, width: Int,
+                              count: Int, into out: UnsafeMutablePointer<Float>) {
+        let size = Float(p.size)
+        let scale = 2 / size
+        let halfSize = size / 2
+        let lights = p.lights
+        let ambient = p.ambient * p.diffuse
+        for i in 0..<count {
+            let px = x + i % width, py = y + i / width
+            let u = (Float(px) + 0.5) * scale - 1, v = (Float(py) + 0.5) * scale - 1
+            let r2 = u * u + v * v
+            let r = r2.squareRoot()
+            // Anti-aliased rim: coverage from the signed distance to the circle, in pixels.
+            let coverage = min(max((1 - r) * halfSize + 0.5, 0), 1)
+            let o = out + 4 * i
+            guard coverage > 0, p.size > 0 else {
+                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                continue
+            }
+            // Outside the disc (the rim's outer half-pixel) the normal is the rim's.
+            let n = r2 <= 1 ? SIMD3(u, v, (1 - r2).squareRoot()) : SIMD3(u / r, v / r, 0)
+            var c = ambient
+            for light in lights {
+                let l = normalize(light.position - n)
+                let h = normalize(l + SIMD3(0, 0, 1))
+                c += (p.diffuse * max(dot(n, l), 0) + p.specular * table(dot(n, h))) * light.color
+            }
+            o[0] = c.x; o[1] = c.y; o[2] = c.z; o[3] = coverage
+        }
+    }
+}
+
+@inline(__always) func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
+@inline(__always) func normalize(_ a: SIMD3<Float>) -> SIMD3<Float> {
+    let l = dot(a, a).squareRoot()
+    return l > 0 ? a / l : a
+}

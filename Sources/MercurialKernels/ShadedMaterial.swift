@@ -1,0 +1,142 @@
+// Shading a height field by looking each surface normal up in a picture of a lit hemisphere
+// (CIShadedMaterial; the "lit sphere" technique).
+//
+// n = normalize(−scale·∂h/∂x, −scale·∂h/∂y, 1) with central differences; the shading image is
+// sampled bilinearly at ((n.x + 1)/2 · W, (n.y + 1)/2 · H) in continuous pixel coordinates of the
+// shading image (pixel i spans [i, i + 1), its centre at i + ½; samples beyond the last centre take
+// the edge pixel).
+
+/// A shading image in memory: RGBA (straight alpha), row-major.
+public struct ShadingImage: Sendable {
+    public let width: Int
+    public let height: Int
+    public let rgba: [Float]
+
+    public init(width: Int, height: Int, rgba: [Float]) {
+        precondition(rgba.count == width * height * 4 && width > 0 && height > 0)
+        self.width = width
+        self.height = height
+        self.rgba = rgba
+    }
+
+    /// The default hemisphere of `mercurial:hemisphere-light-render`.
+    public static func render(_ p: HemisphereParameters) -> ShadingImage {
+        var pixels = [Float](repeating: 0, count: p.size * p.size * 4)
+        let table = Hemisphere.SpecularTable(shininess: p.shininess)
+        pixels.withUnsafeMutableBufferPointer {
+            Hemisphere.render(p, table: table, x: 0, y: 0, width: p.size, count: p.size * p.size, into: $0.baseAddress!)
+        }
+        return ShadingImage(width: p.size, height: p.size, rgba: pixels)
+    }
+
+    /// Bilinear sample at continuous coordinates (x, y); NaN reads as the centre.
+    @inline(__always)
+    public func sample(_ x: Float, _ y: Float, into o: UnsafeMutablePointer<Float>) {
+        let fx = x.isNaN ? Float(width) / 2 : x, fy = y.isNaN ? Float(height) / 2 : y
+        let u = min(max(fx - 0.5, 0), Float(width - 1)), v = min(max(fy - 0.5, 0), Float(height - 1))
+        let x0 = Int(u), y0 = Int(v)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let ax = u - Float(x0), ay = v - Float(y0)
+        rgba.withUnsafeBufferPointer { p in
+            let a = p.baseAddress! + 4 * (y0 * width + x0), b = p.baseAddress! + 4 * (y0 * width + x1)
+            let c = p.baseAddress! + 4 * (y1 * width + x0), d = p.baseAddress! + 4 * (y1 * width + x1)
+            for k in 0..<4 {
+                let top = a[k] + (b[k] - a[k]) * ax
+                let bottom = c[k] + (d[k] - c[k]) * ax
+                o[k] = top + (bottom - top) * ay
+            }
+        }
+    }
+}
+
+public enum ShadedMaterial {
+    /// Shades a block. `heightAlpha` holds (height, alpha) pairs for the block grown by one pixel on
+    /// every side (`(width + 2) × (height + 2)`), with pixels beyond the height field's extent
+    /// already clamped to its edge. Writes width × height RGBA pixels: the shading image's colour,
+    /// alpha = its alpha × the input's alpha. Non-finite heights count as flat.
+    public static func shade(heightAlpha ha: UnsafePointer<Float>, width: Int, height: Int, scale: Float,
+                             shading: ShadingImage, into out: UnsafeMutablePointer<Float>) {
+        let stride = width + 2
+        let halfW = Float(shading.width) / 2, halfH = Float(shading.height) / 2
+        let s = scale.isFinite ? scale : 0
+        let sw = shading.width, sh = shading.height
+        let maxX = Float(sw - 1), maxY = Float(sh - 1)
+        shading.rgba.withUnsafeBytes { image in
+            let img = image.baseAddress!
+            @inline(__always) func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+                img.loadUnaligned(fromByteOffset: 16 * (y * sw + x), as: SIMD4<Float>.self)
+            }
+            let sv = SIMD4<Float>(repeating: s)
+            let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
+            for y in 0..<height {
+                let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
+                let down = ha + 2 * ((y + 2) * stride + 1)
+                let row = UnsafeMutableRawPointer(out + 4 * y * width)
+                var x = 0
+                // Four pixels at a time: the normal and the sample position as vectors, then one
+                // RGBA vector per bilinear corner.
+                while x + 4 <= width {
+                    let left = SIMD4(mid[2 * x - 2], mid[2 * x], mid[2 * x + 2], mid[2 * x + 4])
+                    let right = SIMD4(mid[2 * x + 2], mid[2 * x + 4], mid[2 * x + 6], mid[2 * x + 8])
+                    let above = SIMD4(up[2 * x], up[2 * x + 2], up[2 * x + 4], up[2 * x + 6])
+                    let below = SIMD4(down[2 * x], down[2 * x + 2], down[2 * x + 4], down[2 * x + 6])
+                    var gx = (right - left) * 0.5, gy = (below - above) * 0.5
+                    // Non-finite gradients count as flat (NaN fails every comparison).
+                    gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
+                    gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
+                    let nx = -sv * gx, ny = -sv * gy
+                    if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
+                        for i in 0..<4 { shadePixel(x + i) }
+                        x += 4
+                        continue
+                    }
+                    let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
+                    let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
+                    for i in 0..<4 {
+                        // Scalar clamps and conversions: the generic SIMD ones are not inlined.
+                        let u = min(max(uv[i], 0), maxX), v = min(max(vv[i], 0), maxY)
+                        let px = Int(u), py = Int(v)
+                        let qx = min(px + 1, sw - 1), qy = min(py + 1, sh - 1)
+                        let fx = SIMD4(repeating: u - Float(px)), fy = SIMD4(repeating: v - Float(py))
+                        let a = pixel(px, py), b = pixel(qx, py), c = pixel(px, qy), d = pixel(qx, qy)
+                        let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+                        var colour = top + (bottom - top) * fy
+                        let alpha = mid[2 * (x + i) + 1]
+                        colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
+                        row.storeBytes(of: colour, toByteOffset: 16 * (x + i), as: SIMD4<Float>.self)
+                    }
+                    x += 4
+                }
+                while x < width {
+                    shadePixel(x)
+                    x += 1
+                }
+
+                /// One pixel, in scalars (the tail of a row, and overflowing slopes).
+                func shadePixel(_ x: Int) {
+                    var gx = (mid[2 * (x + 1)] - mid[2 * (x - 1)]) * 0.5
+                    var gy = (down[2 * x] - up[2 * x]) * 0.5
+                    if !gx.isFinite { gx = 0 }
+                    if !gy.isFinite { gy = 0 }
+                    var nx = -s * gx, ny = -s * gy, nz: Float = 1
+                    // Steep or huge slopes: scale down first so the squares cannot overflow.
+                    let m = max(abs(nx), abs(ny))
+                    if m > 1e15 { nx /= m; ny /= m; nz /= m }
+                    let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
+                    var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
+                    if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
+                    let u = min(max(fx, 0), maxX), v = min(max(fy, 0), maxY)
+                    let ix = Int(u), iy = Int(v)
+                    let jx = min(ix + 1, sw - 1), jy = min(iy + 1, sh - 1)
+                    let ax = SIMD4(repeating: u - Float(ix)), ay = SIMD4(repeating: v - Float(iy))
+                    let a = pixel(ix, iy), b = pixel(jx, iy), c = pixel(ix, jy), d = pixel(jx, jy)
+                    let top = a + (b - a) * ax, bottom = c + (d - c) * ax
+                    var colour = top + (bottom - top) * ay
+                    let alpha = mid[2 * x + 1]
+                    colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
+                    row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import XCTest
+@testable import MercurialKernels
+
+/// Independent reference: the Blinn formula in Double with the real pow.
+func referenceBlinn(u: Double, v: Double, _ p: HemisphereParameters) -> [Double] {
+    let z = max(0, 1 - u * u - v * v).squareRoot()
+    let n = [u, v, z]
+    func norm(_ a: [Double]) -> [Double] { let l = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).squareRoot(); return a.map { $0 / l } }
+    func dot(_ a: [Double], _ b: [Double]) -> Double { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
+    var c = (0..<3).map { Double(p.ambient) * Double(p.diffuse[$0]) }
+    for light in p.lights {
+        let lp = (0..<3).map { Double(light.position[$0]) }
+        let l = norm(zip(lp, n).map { $0 - $1 })
+        let h = norm([l[0], l[1], l[2] + 1])
+        let nl = max(dot(n, l), 0), nh = max(dot(n, h), 0)
+        for k in 0..<3 {
+            c[k] += Double(p.diffuse[k]) * nl * Double(light.color[k]) + Double(p.specular[k]) * pow(nh, Double(p.shininess)) * Double(light.color[k])
+        }
+    }
+    return c
+}
+
+final class HemisphereTests: XCTestCase {
+    func render(_ p: HemisphereParameters, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> [Float] {
+        let w = width ?? p.size, h = height ?? p.size
+        var out = [Float](repeating: -1, count: w * h * 4)
+        let table = Hemisphere.SpecularTable(shininess: p.shininess)
+        for row in 0..<h {
+            out.withUnsafeMutableBufferPointer {
+                Hemisphere.render(p, table: table, x: x, y: y + row, width: w, count: w, into: $0.baseAddress! + row * w * 4)
+            }
+        }
+        return out
+    }
+
+    func testBlinnMatchesReferenceAtChosenPoints() {
+        let p = HemisphereParameters.studio
+        let img = render(p)
+        let size = p.size
+        // Centre, near the rim, and a few others, at pixel centres.
+        for (px, py) in [(255, 255), (256, 256), (20, 256), (256, 3), (100, 140), (400, 380), (490, 250)] {
+            let u = (Double(px) + 0.5) * 2 / Double(size) - 1, v = (Double(py) + 0.5) * 2 / Double(size) - 1
+            guard u * u + v * v <= 1 else { continue }
+            let want = referenceBlinn(u: u, v: v, p)
+            for k in 0..<3 {
+                XCTAssertEqual(Double(img[4 * (py * size + px) + k]), want[k], accuracy: 1e-3 * max(1, want[k]), "(\(px),\(py)) ch \(k)")
+            }
+            XCTAssertEqual(img[4 * (py * size + px) + 3], 1)
+        }
+    }
+
+    /// One distant light up-right-front: the highlight sits where N = normalize(L̂ + E).
+    func testHighlightPosition() {
+        let light = OmniLight(position: SIMD3(1000, 0, 1000), color: SIMD3(1, 1, 1))
+        let p = HemisphereParameters(size: 401, lights: [light], diffuse: .zero, specular: SIMD3(1, 1, 1), shininess: 200, ambient: 0)
+        let img = render(p)
+        var best = 0
+        for i in 0..<(401 * 401) where img[4 * i] > img[4 * best] { best = i }
+        let n = normalize(normalize(SIMD3<Float>(1, 0, 1)) + SIMD3(0, 0, 1))
+        let wantX = (Double(n.x) + 1) / 2 * 401 - 0.5
+        XCTAssertEqual(Double(best % 401), wantX, accuracy: 1.5)
+        XCTAssertEqual(Double(best / 401), 200, accuracy: 1.5)
+        // A light on the view axis lights the centre most.
+        let front = HemisphereParameters(size: 101, lights: [OmniLight(position: SIMD3(0, 0, 50), color: SIMD3(1, 1, 1))],
+                                         diffuse: SIMD3(0.5, 0.5, 0.5), specular: SIMD3(1, 1, 1), shininess: 30, ambient: 0)
+        let f = render(front)
+        var fb = 0
+        for i in 0..<(101 * 101) where f[4 * i] > f[4 * fb] { fb = i }
+        XCTAssertEqual(fb, 50 * 101 + 50)
+    }
+
+    func testTransparentOutsideWithAntialiasedRim() {
+        let p = HemisphereParameters.studio
+        let img = render(p, width: 512, height: 512)
+        XCTAssertEqual(Array(img[0..<4]), [0, 0, 0, 0])
+        XCTAssertEqual(img[4 * (511 * 512 + 511) + 3], 0)
+        // Along row 40 (v ≈ −0.84, rim near x = 117), alpha climbs from 0 to 1 over about a pixel.
+        let row = (100..<140).map { img[4 * (40 * 512 + $0) + 3] }
+        XCTAssertEqual(row[0], 0)
+        XCTAssertTrue(row.contains { $0 > 0 && $0 < 1 })
+        XCTAssertEqual(row[39], 1)
+        XCTAssertEqual(row, row.sorted())
+    }
+
+    /// Any tile equals the same pixels of the whole render.
+    func testTilesEqualWhole() {
+        let p = HemisphereParameters.studio
+        let whole = render(p)
+        for (x, y, w, h) in [(0, 0, 7, 5), (250, 250, 13, 17), (500, 100, 12, 30), (37, 411, 64, 3)] {
+            let tile = render(p, x: x, y: y, width: w, height: h)
+            for row in 0..<h {
+                XCTAssertEqual(Array(tile[(row * w * 4)..<((row + 1) * w * 4)]),
+                               Array(whole[(((y + row) * 512 + x) * 4)..<(((y + row) * 512 + x + w) * 4)]))
+            }
+        }
+    }
+
+    func testSpecularTableMatchesPow() {
+        for s: Float in [1, 8, 40, 200, 1000] {
+            let t = Hemisphere.SpecularTable(shininess: s)
+            for x in stride(from: Float(0), through: 1, by: 0.0137) {
+                XCTAssertEqual(t(x), pow(x, s), accuracy: 2e-3)
+            }
+            XCTAssertEqual(t(1), 1)
+            XCTAssertEqual(t(-5), 0)
+        }
+    }
+
+    func testHueCircle() {
+        let cases: [(Float, SIMD3<Float>)] = [(0, SIMD3(1, 0, 0)), (1.0 / 6, SIMD3(1, 1, 0)), (2.0 / 6, SIMD3(0, 1, 0)),
+                                              (3.0 / 6, SIMD3(0, 1, 1)), (4.0 / 6, SIMD3(0, 0, 1)), (5.0 / 6, SIMD3(1, 0, 1)),
+                                              (1.0 / 12, SIMD3(1, 0.5, 0)), (3.0 / 12, SIMD3(0.5, 1, 0)),
+                                              (7.0 / 12, SIMD3(0, 0.5, 1)), (11.0 / 12, SIMD3(1, 0, 0.5)),
+                                              (1, SIMD3(1, 0, 0)), (-1.0 / 6, SIMD3(1, 0, 1)), (2.5, SIMD3(0, 1, 1))]
+        for (h, want) in cases {
+            let got = Color.hueRGB(h)
+            for k in 0..<3 { XCTAssertEqual(got[k], want[k], accuracy: 1e-5, "hue \(h)") }
+        }
+        XCTAssertEqual(Color.hueRGB(.nan), SIMD3(1, 0, 0))
+        XCTAssertEqual(Color.hsb(0, 0, 1), SIMD3(1, 1, 1))
+        XCTAssertEqual(Color.hsb(120, 1, 0.5), SIMD3(0, 0.5, 0))
+    }
+}
+
+final class ShadedMaterialTests: XCTestCase {
+    /// A shading image whose red channel is the pixel's x index and green its y index: a bilinear
+    /// sample then reads back the continuous coordinate (minus ½, clamped to the pixel centres).
+    let ramp: ShadingImage = {
+        var px = [Float](repeating: 0, count: 64 * 32 * 4)
+        for y in 0..<32 { for x in 0..<64 { px[4 * (y * 64 + x)] = Float(x); px[4 * (y * 64 + x) + 1] = Float(y); px[4 * (y * 64 + x) + 3] = 1 } }
+        return ShadingImage(width: 64, height: 32, rgba: px)
+    }()
+
+    /// Shades a height function over a w×h block (the grown window computed by clamping).
+    func shade(_ f: (Int, Int) -> Float, width w: Int, height h: Int, scale: Float, alpha: Float = 1,
+               shading: ShadingImage? = nil) -> [Float] {
+        var ha = [Float](repeating: 0, count: (w + 2) * (h + 2) * 2)
+        for y in 0..<(h + 2) {
+            for x in 0..<(w + 2) {
+                let cx = min(max(x - 1, 0), w - 1), cy = min(max(y - 1, 0), h - 1)
+                ha[2 * (y * (w + 2) + x)] = f(cx, cy)
+                ha[2 * (y * (w + 2) + x) + 1] = alpha
+            }
+        }
+        var out = [Float](repeating: 0, count: w * h * 4)
+        ha.withUnsafeBufferPointer { a in
+            out.withUnsafeMutableBufferPointer {
+                ShadedMaterial.shade(heightAlpha: a.baseAddress!, width: w, height: h, scale: scale,
+                                     shading: shading ?? ramp, into: $0.baseAddress!)
+            }
+        }
+        return out
+    }
+
+    func testBilinearAtCentresAndEdges() {
+        var o = [Float](repeating: 0, count: 4)
+        ramp.sample(10.5, 3.5, into: &o); XCTAssertEqual(o[0], 10); XCTAssertEqual(o[1], 3)
+        ramp.sample(10.75, 3.25, into: &o); XCTAssertEqual(o[0], 10.25); XCTAssertEqual(o[1], 2.75)
+        ramp.sample(0, 0, into: &o); XCTAssertEqual(o[0], 0); XCTAssertEqual(o[1], 0)
+        ramp.sample(64, 32, into: &o); XCTAssertEqual(o[0], 63); XCTAssertEqual(o[1], 31)
+        ramp.sample(-100, 1e9, into: &o); XCTAssertEqual(o[0], 0); XCTAssertEqual(o[1], 31)
+        ramp.sample(.nan, .nan, into: &o); XCTAssertEqual(o[0], 31.5); XCTAssertEqual(o[1], 15.5)
+    }
+
+    /// h = a·x: n = normalize(−s·a, 0, 1), sampled at ((n.x + 1)/2·W, H/2).
+    func testPlaneOfKnownSlope() {
+        for (a, s) in [(Float(0.05), Float(10)), (-0.02, 10), (0.1, -4), (0.3, 25)] {
+            let out = shade({ x, _ in a * Float(x) }, width: 9, height: 5, scale: s)
+            let nx = -s * a / (s * a * s * a + 1).squareRoot()
+            let want = max((nx + 1) / 2 * 64 - 0.5, 0)
+            XCTAssertEqual(out[4 * (2 * 9 + 4)], want, accuracy: 1e-4, "a \(a) s \(s)")
+            XCTAssertEqual(out[4 * (2 * 9 + 4) + 1], 15.5, accuracy: 1e-5)
+        }
+        // Rising towards the bottom of the image takes colour from the upper half.
+        let down = shade({ _, y in 0.05 * Float(y) }, width: 5, height: 9, scale: 10)
+        XCTAssertLessThan(down[4 * (4 * 5 + 2) + 1], 15.5 - 3)
+        // A negative scale mirrors it.
+        let mirrored = shade({ _, y in 0.05 * Float(y) }, width: 5, height: 9, scale: -10)
+        XCTAssertEqual(mirrored[4 * (4 * 5 + 2) + 1] - 15.5, 15.5 - down[4 * (4 * 5 + 2) + 1], accuracy: 1e-4)
+    }
+
+    /// A paraboloid's top is flat: its centre takes the shading image's centre.
+    func testParaboloidCentrePicksSphereCentre() {
+        let out = shade({ x, y in 1 - 0.01 * Float((x - 10) * (x - 10) + (y - 10) * (y - 10)) }, width: 21, height: 21, scale: 10)
+        XCTAssertEqual(out[4 * (10 * 21 + 10)], 31.5, accuracy: 1e-5)
+        XCTAssertEqual(out[4 * (10 * 21 + 10) + 1], 15.5, accuracy: 1e-5)
+        // Off-centre it tilts outwards (its normal points away from the top).
+        XCTAssertGreaterThan(out[4 * (10 * 21 + 15)], 31.5)
+        XCTAssertLessThan(out[4 * (5 * 21 + 10) + 1], 15.5)
+    }
+
+    func testAlphaIsShadingAlphaTimesInputAlpha() {
+        let sphere = ShadingImage.render(HemisphereParameters(size: 16, lights: [], diffuse: .zero, specular: .zero, shininess: 1, ambient: 0))
+        let out = shade({ _, _ in 0 }, width: 3, height: 3, scale: 10, alpha: 0.25, shading: sphere)
+        XCTAssertEqual(out[4 * 4 + 3], 0.25) // centre of the sphere: alpha 1
+        // Steep slopes reach the sphere's anti-aliased rim, where its alpha falls to about ½.
+        let steep = shade({ x, y in 100 * Float(x + y) }, width: 3, height: 3, scale: 10, shading: sphere)
+        XCTAssertLessThan(steep[4 * 4 + 3], 0.6)
+    }
+
+    func testNonFiniteHeightsAndScales() {
+        let out = shade({ x, _ in x == 2 ? .nan : (x == 3 ? .infinity : 0) }, width: 6, height: 3, scale: 10)
+        XCTAssertTrue(out.allSatisfy(\.isFinite))
+        for s in [Float.infinity, -.infinity, .nan, 1e30] {
+            XCTAssertTrue(shade({ x, _ in Float(x) }, width: 4, height: 3, scale: s).allSatisfy(\.isFinite))
+        }
+    }
+}
