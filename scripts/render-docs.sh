@@ -15,6 +15,12 @@ demo="$(sed -n '/<!-- demo-command -->/,/<!-- \/demo-command -->/p' README.md | 
 (cd docs && eval "$demo")
 echo "rendered docs/$(echo "$demo" | sed -n 's/.*-o \([^ ]*\).*/\1/p')"
 
+# Gallery pictures.
+gegl -o docs/hemisphere.png -- mercurial:hemisphere-light-render size=256
+echo "rendered docs/hemisphere.png"
+gegl -o docs/height-field.png -- gegl:text string=Mercurial size=96 color=white mercurial:height-field-from-mask radius=10
+echo "rendered docs/height-field.png"
+
 for f in examples/*.xml; do
     [ -e "$f" ] || continue
     name="$(basename "$f" .xml)"

@@ -139,36 +139,84 @@ public enum Hemisphere {
         return c
     }
 
-    /// Renders `count` pixels of the row-major rectangle `roi` (origin x, y; width w) into RGBA
-    /// (straight alpha, linear light). Each pixel depends on its own position only.
+    /// Renders `count` pixels of the row-major rectangle whose first pixel is (x, y) and whose rows
+    /// are `width` long, into RGBA (straight alpha, linear light). Each pixel depends on its own
+    /// position only. Four pixels of a row are shaded at a time, one per vector lane; the specular
+    /// power uses FastMath.pow01 (the `table` is for callers that shade single normals).
     public static func render(_ p: HemisphereParameters, table: SpecularTable, x: Int, y: Int, width: Int,
                               count: Int, into out: UnsafeMutablePointer<Float>) {
+        guard count > 0, width > 0 else { return }
+        var done = 0
+        while done < count {
+            let row = done / width, column = done % width
+            let run = min(width - column, count - done)
+            renderRun(p, x: x + column, y: y + row, count: run, into: out + 4 * done)
+            done += run
+        }
+    }
+
+    static func renderRun(_ p: HemisphereParameters, x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
         let size = Float(p.size)
-        let scale = 2 / size
-        let halfSize = size / 2
-        let lights = p.lights
+        let scale = 2 / size, halfSize = size / 2
+        let v = (Float(y) + 0.5) * scale - 1
+        let vv = V4(repeating: v)
         let ambient = p.ambient * p.diffuse
-        for i in 0..<count {
-            let px = x + i % width, py = y + i / width
-            let u = (Float(px) + 0.5) * scale - 1, v = (Float(py) + 0.5) * scale - 1
-            let r2 = u * u + v * v
+        let shininess = min(max(p.shininess.isNaN ? 1 : p.shininess, HemisphereParameters.shininessRange.lowerBound),
+                            HemisphereParameters.shininessRange.upperBound)
+        let lights = p.lights
+        let lane = V4(0, 1, 2, 3)
+        // Below this N·H the specular term is under 2^-14 of the light: it is taken as 0 (lane by
+        // lane, so a pixel's value never depends on its neighbours), and groups of four pixels that
+        // are all below it skip the power altogether.
+        let cutoff = Float(Glibc.exp2(-14 / Double(shininess)))
+        var i = 0
+        while i < count {
+            let u = (V4(repeating: Float(x + i)) + lane + 0.5) * scale - 1
+            let r2 = u * u + vv * vv
             let r = r2.squareRoot()
-            // Anti-aliased rim: coverage from the signed distance to the circle, in pixels.
-            let coverage = min(max((1 - r) * halfSize + 0.5, 0), 1)
-            let o = out + 4 * i
-            guard coverage > 0, p.size > 0 else {
-                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+            let coverage = vclamp((1 - r) * halfSize + 0.5, 0, 1)
+            let n = min(4, count - i)
+            if !any(coverage .> 0) || p.size <= 0 {
+                for k in 0..<(4 * n) { out[4 * i + k] = 0 }
+                i += 4
                 continue
             }
-            // Outside the disc (the rim's outer half-pixel) the normal is the rim's.
-            let n = r2 <= 1 ? SIMD3(u, v, (1 - r2).squareRoot()) : SIMD3(u / r, v / r, 0)
-            var c = ambient
+            // Inside the disc N = (u, v, √(1 − r²)); in the rim's outer half-pixel, the rim's normal.
+            let inside = r2 .<= 1
+            let safeR = vmax(r, V4(repeating: 1e-30))
+            var nx = u, ny = vv
+            nx.replace(with: u / safeR, where: .!inside)
+            ny.replace(with: vv / safeR, where: .!inside)
+            let nz = vmax(1 - r2, V4(repeating: 0)).squareRoot()
+            var cr = V4(repeating: ambient.x), cg = V4(repeating: ambient.y), cb = V4(repeating: ambient.z)
             for light in lights {
-                let l = normalize(light.position - n)
-                let h = normalize(l + SIMD3(0, 0, 1))
-                c += (p.diffuse * max(dot(n, l), 0) + p.specular * table(dot(n, h))) * light.color
+                var lx = light.position.x - nx, ly = light.position.y - ny, lz = light.position.z - nz
+                let il = 1 / vmax(lx * lx + ly * ly + lz * lz, V4(repeating: 1e-30)).squareRoot()
+                lx *= il; ly *= il; lz *= il
+                let nl = vmax(nx * lx + ny * ly + nz * lz, V4(repeating: 0))
+                let hz = lz + 1
+                let ih = 1 / vmax(lx * lx + ly * ly + hz * hz, V4(repeating: 1e-30)).squareRoot()
+                let nh = vclamp((nx * lx + ny * ly + nz * hz) * ih, 0, 1)
+                var spec = V4(repeating: 0)
+                let lit = nh .> cutoff
+                if any(lit) {
+                    spec = FastMath.exp2(FastMath.log2(vmax(nh, V4(repeating: 1e-30))) * shininess)
+                    spec.replace(with: 0, where: .!lit)
+                }
+                cr += (p.diffuse.x * nl + p.specular.x * spec) * light.color.x
+                cg += (p.diffuse.y * nl + p.specular.y * spec) * light.color.y
+                cb += (p.diffuse.z * nl + p.specular.z * spec) * light.color.z
             }
-            o[0] = c.x; o[1] = c.y; o[2] = c.z; o[3] = coverage
+            // Fully transparent pixels are transparent black, whatever their neighbours.
+            let clear = coverage .<= 0
+            cr.replace(with: 0, where: clear)
+            cg.replace(with: 0, where: clear)
+            cb.replace(with: 0, where: clear)
+            for k in 0..<n {
+                let o = out + 4 * (i + k)
+                o[0] = cr[k]; o[1] = cg[k]; o[2] = cb[k]; o[3] = coverage[k]
+            }
+            i += 4
         }
     }
 }

@@ -1,0 +1,75 @@
+// Vector helpers for the per-pixel kernels, written so that they compile to straight-line SSE code:
+// the standard library's generic SIMD min/max/rounding/conversions are not always inlined and then
+// cost a call per lane.
+
+typealias V4 = SIMD4<Float>
+
+@inline(__always) func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
+@inline(__always) func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
+@inline(__always) func vclamp(_ a: V4, _ lo: Float, _ hi: Float) -> V4 {
+    vmin(vmax(a, V4(repeating: lo)), V4(repeating: hi))
+}
+
+/// 2^x and log2 by range reduction and polynomials fitted on Chebyshev nodes (relative error
+/// below 1e-6 over the ranges used here).
+enum FastMath {
+    /// Converts small integers (|i| < 2²²) held in Int32 lanes to Float exactly, by bit tricks.
+    @inline(__always) static func float(_ i: SIMD4<Int32>) -> V4 {
+        let magic: Int32 = 0x4B40_0000 // 1.5 · 2^23
+        return unsafeBitCast(i &+ magic, to: V4.self) - 12_582_912
+    }
+
+    /// log2(x) for positive, finite x.
+    @inline(__always) static func log2(_ x: V4) -> V4 {
+        let bits = unsafeBitCast(x, to: SIMD4<Int32>.self)
+        var e = (bits &>> 23) &- 127
+        var m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: V4.self) // [1, 2)
+        // Centre the mantissa on 1: [√½, √2).
+        let big = m .> 1.41421356
+        m.replace(with: m * 0.5, where: big)
+        e.replace(with: e &+ 1, where: big)
+        let t = m - 1
+        var p = V4(repeating: -0.14201195)
+        p = p * t + 0.23613717
+        p = p * t - 0.25112047
+        p = p * t + 0.28684495
+        p = p * t - 0.35998223
+        p = p * t + 0.48093274
+        p = p * t - 0.72136118
+        p = p * t + 1.44269483
+        p = p * t + 4.1380279e-08
+        return float(e) + p
+    }
+
+    /// 2^y for y in [-126, 0] (smaller y give 0).
+    @inline(__always) static func exp2(_ y: V4) -> V4 {
+        let c = vmax(y, V4(repeating: -126))
+        // floor(c): round to nearest with the 1.5·2^23 trick, then step down where it rounded up.
+        let shifted = c + 12_582_912
+        var n = unsafeBitCast(shifted, to: SIMD4<Int32>.self) &- 0x4B40_0000
+        var r = shifted - 12_582_912
+        let up = r .> c
+        r.replace(with: r - 1, where: up)
+        n.replace(with: n &- 1, where: up)
+        let f = c - r // [0, 1)
+        var q = V4(repeating: 0.00021877563)
+        q = q * f + 0.0012387871
+        q = q * f + 0.0096845657
+        q = q * f + 0.055480440
+        q = q * f + 0.24023050
+        q = q * f + 0.69314693
+        q = q * f + 1.0
+        let scale = unsafeBitCast((n &+ 127) &<< 23, to: V4.self)
+        var out = q * scale
+        out.replace(with: 0, where: y .< -126)
+        return out
+    }
+
+    /// x^s for x in [0, 1] and s ≥ 1 (0^s = 0).
+    @inline(__always) static func pow01(_ x: V4, _ s: Float) -> V4 {
+        let safe = vmax(x, V4(repeating: 1e-30))
+        var out = exp2(log2(safe) * s)
+        out.replace(with: 0, where: x .<= 0)
+        return out
+    }
+}
