@@ -8,7 +8,9 @@
 set -euo pipefail
 root="${MERCURIAL_GIMP3_CHROOT:-$HOME/.cache/mercurial/gimp3-trixie}"
 stamp="$root/.mercurial-ready"
-mirror="${MERCURIAL_DEBIAN_MIRROR:-$(grep -h -m1 -o 'http[s]*://[^ ]*debian' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | head -1)}"
+# The Debian mirror this machine's apt already uses (its main archive, not security).
+mirror="${MERCURIAL_DEBIAN_MIRROR:-$( (cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null || true) |
+    grep -E '^(URIs:|deb )' | grep -o 'http[s]*://[^ ]*' | grep -v security | head -1)}"
 mirror="${mirror:-http://deb.debian.org/debian}"
 
 if [ -f "$stamp" ]; then

@@ -9,6 +9,7 @@ let operations: [OperationRegistration] = [
     HeightFieldFromMask.registration,
     ShadedMaterialOp.registration,
     HemisphereLightRender.registration,
+    HolographicHue.registration,
 ]
 
 @_cdecl("gegl_module_query")

@@ -30,7 +30,8 @@ defer { try? FileManager.default.removeItem(at: stage) }
 
 Gegl.start(pluginDirectory: stage.path, gpl3: true)
 for op in ["mercurial:height-field-from-mask", "mercurial:shaded-material", "mercurial:hemisphere-light-render",
-           "gegl:distance-transform", "gegl:gaussian-blur", "gegl:multiply", "gegl:bump-map", "gegl:text"]
+           "mercurial:holographic-hue", "gegl:distance-transform", "gegl:gaussian-blur", "gegl:multiply",
+           "gegl:bump-map", "gegl:text", "gegl:cell-noise", "gegl:linear-gradient"]
     where !Gegl.hasOperation(op) {
     print("GEGL has no \(op) here: the comparison would be meaningless.")
     exit(3)
@@ -204,6 +205,28 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
         rows.append(Row(name: "mercurial:hemisphere-light-render 1024², 4 lights", seconds: s,
                         versus: String(format: "%.0f megapixels/s", 1.048576 / s), ratio: nil, goal: "≥ 100 MP/s"))
     }
+}
+
+// MARK: holographic-hue
+if ["holographic-hue", "cell-noise"].contains(where: wanted) {
+    let picture = prerender { g in
+        g.add("gegl:linear-gradient", ["start-x": .double(0), "start-y": .double(0), "end-x": .double(Double(width)),
+                                       "end-y": .double(Double(height)), "start-color": .string("rgb(0.9, 0.3, 0.1)"),
+                                       "end-color": .string("rgb(0.1, 0.3, 0.8)")])
+    }
+    let foilCases = [
+        Case(name: "mercurial:holographic-hue (built-in Voronoi)", source: picture,
+             build: filter("mercurial:holographic-hue", ["strength": .double(0.04), "sweep": .double(1)])),
+        Case(name: "gegl:cell-noise alone", source: nil, build: { g, _ in
+            let noise = g.add("gegl:cell-noise")
+            let crop = g.add("gegl:crop", ["width": .double(Double(width)), "height": .double(Double(height))])
+            g.link(noise, crop)
+            return crop
+        }),
+    ]
+    for (k, v) in runCases(foilCases) { t[k] = v }
+    compare("mercurial:holographic-hue (built-in Voronoi)", [("gegl:cell-noise alone", "≤ 0.3")])
+    compare("gegl:cell-noise alone", [])
 }
 
 print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs")

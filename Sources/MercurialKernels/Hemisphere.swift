@@ -97,8 +97,7 @@ public enum Color {
     /// 0 red, 1/6 yellow, 2/6 green, 3/6 cyan, 4/6 blue, 5/6 magenta, linear in between.
     @inline(__always)
     public static func hueRGB(_ h: Float) -> SIMD3<Float> {
-        var f = h - h.rounded(.down)
-        if !(f >= 0 && f < 1) { f = 0 } // NaN, ∞, or 1 after rounding
+        let f = Holographic.fract(h) // NaN, ∞ give 0
         let x = f * 6
         let r = min(max(abs(x - 3) - 1, 0), 1)
         let g = min(max(2 - abs(x - 2), 0), 1)

@@ -1,0 +1,210 @@
+import Glibc
+
+// Holographic foil, as the "rare card" shaders do it: a Voronoi pattern gives every cell a value v;
+// hue = fract(v · displacement + offset), where offset follows the card's tilt; that hue, fully
+// saturated, is mixed lightly over the picture.
+//
+// Voronoi: one seed per grid square of `cellSize` pixels, jittered inside its square by a hash of
+// the square's coordinates and the seed; every pixel takes the value of its nearest seed
+// (Euclidean, from the pixel's centre), a uniform value in [0, 1) hashed from that square. All
+// positions are absolute image coordinates, so any tile computes the same pixels.
+
+public struct HolographicParameters: Sendable, Equatable {
+    /// Tilt: shifts every hue by this many turns (offset and offset + 1 give the same image).
+    public var offset: Float
+    /// How much of the hue colour is mixed over the input (0 = the input unchanged).
+    public var strength: Float
+    public var cellSize: Float
+    /// Spread of the cell values: hue = fract(v · displacement + offset).
+    public var displacement: Float
+    public var seed: UInt32
+    /// Sweep: the offset also grows by `sweep` turns across the image along `sweepAngle` (degrees,
+    /// 0 = left to right, 90 = top to bottom), as a tilting card would shimmer.
+    public var sweep: Float
+    public var sweepAngle: Float
+
+    public static let cellSizeRange: ClosedRange<Float> = 2...4096
+
+    public init(offset: Float = 0, strength: Float = 0.04, cellSize: Float = 40, displacement: Float = 1,
+                seed: UInt32 = 0, sweep: Float = 0, sweepAngle: Float = 45) {
+        self.offset = offset
+        self.strength = strength
+        self.cellSize = cellSize
+        self.displacement = displacement
+        self.seed = seed
+        self.sweep = sweep
+        self.sweepAngle = sweepAngle
+    }
+}
+
+public enum Holographic {
+    // MARK: hashing
+
+    /// A 32-bit integer mix of a grid square and the seed (xorshift-multiply finaliser).
+    @inline(__always)
+    public static func hash(_ i: Int32, _ j: Int32, _ seed: UInt32, _ stream: UInt32) -> UInt32 {
+        var h = UInt32(bitPattern: i) &* 0x9E37_79B1
+        h ^= UInt32(bitPattern: j) &* 0x85EB_CA77
+        h ^= seed &* 0xC2B2_AE3D
+        h ^= stream &* 0x27D4_EB2F
+        h ^= h >> 15
+        h &*= 0x2C1B_3C6D
+        h ^= h >> 12
+        h &*= 0x297A_2D39
+        h ^= h >> 15
+        return h
+    }
+
+    /// A uniform value in [0, 1) from the top 24 bits of a hash (exact in Float).
+    @inline(__always)
+    public static func unit(_ h: UInt32) -> Float { Float(h >> 8) * (1 / 16_777_216) }
+
+    /// The seed point of grid square (i, j), in pixels.
+    @inline(__always)
+    public static func seedPoint(_ i: Int32, _ j: Int32, cell: Float, seed: UInt32) -> (Float, Float) {
+        ((Float(i) + unit(hash(i, j, seed, 1))) * cell, (Float(j) + unit(hash(i, j, seed, 2))) * cell)
+    }
+
+    /// The cell value of grid square (i, j).
+    @inline(__always)
+    public static func cellValue(_ i: Int32, _ j: Int32, seed: UInt32) -> Float { unit(hash(i, j, seed, 3)) }
+
+    /// The Voronoi value at pixel (x, y): the value of the nearest seed (ties: the first found in
+    /// row-major order of the 3×3 neighbourhood).
+    public static func voronoi(x: Int, y: Int, cell: Float, seed: UInt32) -> Float {
+        let px = Float(x) + 0.5, py = Float(y) + 0.5
+        let ci = Int32(truncatingIfNeeded: floorInt(px / cell)), cj = Int32(truncatingIfNeeded: floorInt(py / cell))
+        var best = Float.infinity, value: Float = 0
+        for dj in Int32(-1)...1 {
+            for di in Int32(-1)...1 {
+                let (sx, sy) = seedPoint(ci + di, cj + dj, cell: cell, seed: seed)
+                let d = (sx - px) * (sx - px) + (sy - py) * (sy - py)
+                if d < best { best = d; value = cellValue(ci + di, cj + dj, seed: seed) }
+            }
+        }
+        return value
+    }
+
+    /// floor(x) as an integer, without a libm call (x86-64's baseline has no rounding instruction).
+    /// |x| must be below 2^62.
+    @inline(__always)
+    static func floorInt(_ x: Float) -> Int {
+        let i = Int(x) // truncates towards zero
+        return Float(i) > x ? i - 1 : i
+    }
+
+    /// fract(x) in [0, 1); non-finite or huge (≥ 2^62) x gives 0.
+    @inline(__always)
+    public static func fract(_ x: Float) -> Float {
+        guard abs(x) < 4.6e18 else { return 0 }
+        let f = x - Float(floorInt(x))
+        return f >= 0 && f < 1 ? f : 0
+    }
+
+    // MARK: the foil
+
+    /// What `process` needs beyond the parameters: the sweep's direction scaled to turns per pixel.
+    public struct Plan: Sendable {
+        public let parameters: HolographicParameters
+        public let sweepX: Float, sweepY: Float
+        public let originX: Float, originY: Float
+        public let cell: Float
+
+        /// `extent`: the image's extent (x, y, width, height) for the sweep; nil or infinite: the
+        /// sweep spans 1024 pixels.
+        public init(_ p: HolographicParameters, extent: (x: Int, y: Int, width: Int, height: Int)?) {
+            parameters = p
+            cell = p.cellSize.isFinite ? min(max(p.cellSize, HolographicParameters.cellSizeRange.lowerBound),
+                                             HolographicParameters.cellSizeRange.upperBound) : 40
+            let a = (p.sweepAngle.isFinite ? p.sweepAngle : 0) * .pi / 180
+            let c = cos(a), s = sin(a)
+            var length: Float = 1024
+            var ox: Float = 0, oy: Float = 0
+            if let e = extent, e.width > 0, e.height > 0, e.width < 1 << 28, e.height < 1 << 28 {
+                length = max(abs(Float(e.width) * c) + abs(Float(e.height) * s), 1)
+                ox = Float(e.x); oy = Float(e.y)
+            }
+            let sweep = p.sweep.isFinite ? p.sweep : 0
+            sweepX = sweep * c / length
+            sweepY = sweep * s / length
+            originX = ox
+            originY = oy
+        }
+    }
+
+    /// The hue (turns) at pixel (x, y) with cell value v.
+    @inline(__always)
+    public static func hue(_ plan: Plan, value v: Float, x: Int, y: Int) -> Float {
+        let p = plan.parameters
+        let sweep = (Float(x) + 0.5 - plan.originX) * plan.sweepX + (Float(y) + 0.5 - plan.originY) * plan.sweepY
+        return fract(v * p.displacement + p.offset + sweep)
+    }
+
+    /// Applies the foil to a row-major run of `count` pixels of a rectangle whose first pixel is
+    /// (x, y) and whose rows are `width` long. Input and output are RGBA with perceptual (sRGB)
+    /// components; `aux`, when given, holds one value per pixel that replaces the Voronoi value.
+    /// Output colour = input · (1 − strength) + hue colour · strength; alpha is the input's.
+    public static func apply(_ plan: Plan, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
+                             output: UnsafeMutablePointer<Float>, x: Int, y: Int, width: Int, count: Int) {
+        let p = plan.parameters
+        let strength = p.strength.isFinite ? min(max(p.strength, 0), 1) : 0
+        if strength == 0 {
+            output.update(from: input, count: 4 * count)
+            return
+        }
+        let keep = 1 - strength
+        let cell = plan.cell
+        var done = 0
+        while done < count {
+            let row = done / width, column = done % width
+            let run = min(width - column, count - done)
+            let py = y + row
+            let fy = Float(py) + 0.5
+            let cj = Int32(truncatingIfNeeded: floorInt(fy / cell))
+            // Seeds of the three rows of grid squares around this pixel row, for the run's columns.
+            let firstI = Int32(truncatingIfNeeded: floorInt((Float(x + column) + 0.5) / cell)) - 1
+            let lastI = Int32(truncatingIfNeeded: floorInt((Float(x + column + run - 1) + 0.5) / cell)) + 1
+            let n = Int(lastI - firstI) + 1
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 9 * n) { seeds in
+                // For each square column k and row r (0...2): seed x, seed y, value.
+                for k in 0..<n {
+                    for r in 0..<3 {
+                        let i = firstI + Int32(k), j = cj + Int32(r) - 1
+                        let (sx, sy) = seedPoint(i, j, cell: cell, seed: p.seed)
+                        seeds[9 * k + 3 * r] = sx
+                        seeds[9 * k + 3 * r + 1] = sy
+                        seeds[9 * k + 3 * r + 2] = cellValue(i, j, seed: p.seed)
+                    }
+                }
+                for c in 0..<run {
+                    let px = x + column + c
+                    let fx = Float(px) + 0.5
+                    let o = 4 * (done + c)
+                    var v: Float
+                    if let aux {
+                        v = aux[done + c]
+                    } else {
+                        let ci = floorInt(fx / cell) - Int(firstI)
+                        var best = Float.infinity
+                        v = 0
+                        // Same order as `voronoi`: rows of squares, then columns.
+                        for r in 0..<3 {
+                            for k in (ci - 1)...(ci + 1) {
+                                let s = 9 * k + 3 * r
+                                let dx = seeds[s] - fx, dy = seeds[s + 1] - fy
+                                let d = dx * dx + dy * dy
+                                if d < best { best = d; v = seeds[s + 2] }
+                            }
+                        }
+                    }
+                    let colour = Color.hueRGB(hue(plan, value: v, x: px, y: py))
+                    output[o] = input[o] * keep + colour.x * strength
+                    output[o + 1] = input[o + 1] * keep + colour.y * strength
+                    output[o + 2] = input[o + 2] * keep + colour.z * strength
+                    output[o + 3] = input[o + 3]
+                }
+            }
+            done += run
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import XCTest
+@testable import MercurialKernels
+
+final class HolographicTests: XCTestCase {
+    func run(_ p: HolographicParameters, x: Int = 0, y: Int = 0, width: Int = 64, height: Int = 48,
+             input: [Float]? = nil, aux: [Float]? = nil, extent: (Int, Int, Int, Int)? = nil) -> [Float] {
+        let n = width * height
+        let inp = input ?? (0..<n).flatMap { i -> [Float] in [0.2, 0.4, Float(i % 7) / 7, 0.5 + Float(i % 3) / 6] }
+        var out = [Float](repeating: .nan, count: 4 * n)
+        let plan = Holographic.Plan(p, extent: extent ?? (x, y, width, height))
+        inp.withUnsafeBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { o in
+                if let aux {
+                    aux.withUnsafeBufferPointer { a in
+                        Holographic.apply(plan, input: i.baseAddress!, aux: a.baseAddress!, output: o.baseAddress!,
+                                          x: x, y: y, width: width, count: n)
+                    }
+                } else {
+                    Holographic.apply(plan, input: i.baseAddress!, aux: nil, output: o.baseAddress!, x: x, y: y,
+                                      width: width, count: n)
+                }
+            }
+        }
+        return out
+    }
+
+    func testFractWraps() {
+        XCTAssertEqual(Holographic.fract(1.25), 0.25)
+        XCTAssertEqual(Holographic.fract(-0.25), 0.75)
+        XCTAssertEqual(Holographic.fract(3), 0)
+        XCTAssertEqual(Holographic.fract(.nan), 0)
+        XCTAssertEqual(Holographic.fract(.infinity), 0)
+    }
+
+    /// The cell value is constant over each Voronoi cell: equal to the value of the nearest seed,
+    /// found by brute force over all seeds around.
+    func testVoronoiIsNearestSeed() {
+        let cell: Float = 13
+        for y in stride(from: -40, to: 60, by: 3) {
+            for x in stride(from: -30, to: 70, by: 2) {
+                let px = Float(x) + 0.5, py = Float(y) + 0.5
+                var best = Float.infinity, want: Float = 0
+                for j in Int32(-6)...Int32(7) {
+                    for i in Int32(-5)...Int32(8) {
+                        let (sx, sy) = Holographic.seedPoint(i, j, cell: cell, seed: 7)
+                        let d = (sx - px) * (sx - px) + (sy - py) * (sy - py)
+                        if d < best { best = d; want = Holographic.cellValue(i, j, seed: 7) }
+                    }
+                }
+                XCTAssertEqual(Holographic.voronoi(x: x, y: y, cell: cell, seed: 7), want, "\(x),\(y)")
+            }
+        }
+    }
+
+    func testCellValuesRoughlyUniform() {
+        var bins = [Int](repeating: 0, count: 10)
+        for j in Int32(0)..<100 { for i in Int32(0)..<100 { bins[Int(Holographic.cellValue(i, j, seed: 3) * 10)] += 1 } }
+        for b in bins { XCTAssertEqual(Double(b), 1000, accuracy: 150) }
+    }
+
+    /// Tiles computed from any origin equal the same pixels of the whole.
+    func testTilesEqualWhole() {
+        let p = HolographicParameters(strength: 0.5, cellSize: 9, sweep: 1.5, sweepAngle: 30)
+        let extent = (0, 0, 64, 48)
+        let input = [Float](repeating: 0.3, count: 64 * 48 * 4)
+        let whole = run(p, input: input, extent: extent)
+        for (x, y, w, h) in [(0, 0, 5, 7), (17, 9, 30, 11), (63, 47, 1, 1), (40, 20, 24, 28)] {
+            let tile = run(p, x: x, y: y, width: w, height: h, input: [Float](repeating: 0.3, count: w * h * 4), extent: extent)
+            for row in 0..<h {
+                XCTAssertEqual(Array(tile[(4 * row * w)..<(4 * (row + 1) * w)]),
+                               Array(whole[(4 * ((y + row) * 64 + x))..<(4 * ((y + row) * 64 + x + w))]))
+            }
+        }
+    }
+
+    func testMixAndAlpha() {
+        let p = HolographicParameters(offset: 0.1, strength: 0.25, cellSize: 10, displacement: 1, seed: 5)
+        let input: [Float] = (0..<(4 * 64 * 48)).map { (i: Int) -> Float in Float(i % 4) * 0.2 + 0.1 }
+        let out = run(p, input: input)
+        for i in [0, 100, 3071] {
+            let x = i % 64, y = i / 64
+            let v = Holographic.voronoi(x: x, y: y, cell: 10, seed: 5)
+            let c = Color.hueRGB(Holographic.fract(v + 0.1))
+            for k in 0..<3 { XCTAssertEqual(out[4 * i + k], input[4 * i + k] * 0.75 + c[k] * 0.25, accuracy: 1e-6) }
+            XCTAssertEqual(out[4 * i + 3], input[4 * i + 3])
+        }
+    }
+
+    func testStrengthZeroIsIdentityAndOffsetWraps() {
+        var input: [Float] = (0..<(64 * 48 * 4)).map { (i: Int) -> Float in Float(i % 11) / 10 - 0.2 }
+        input[5] = .nan
+        input[9] = -.infinity
+        input[13] = -0.0
+        let out = run(HolographicParameters(strength: 0), input: input)
+        XCTAssertEqual(out.map { $0.bitPattern }, input.map { $0.bitPattern })
+        let a = run(HolographicParameters(offset: 0.3, strength: 0.2))
+        let b = run(HolographicParameters(offset: -0.7, strength: 0.2))
+        XCTAssertEqual(zip(a, b).map { abs($0 - $1) }.max()!, 0, accuracy: 1e-6)
+    }
+
+    func testSeedsDifferAndRepeat() {
+        let a = run(HolographicParameters(strength: 1, seed: 1)), b = run(HolographicParameters(strength: 1, seed: 1))
+        let c = run(HolographicParameters(strength: 1, seed: 2))
+        XCTAssertEqual(a, b)
+        XCTAssertNotEqual(a, c)
+    }
+
+    func testAuxReplacesVoronoi() {
+        let aux = (0..<(64 * 48)).map { Float($0 % 64) / 64 }
+        let out = run(HolographicParameters(strength: 1, displacement: 1), aux: aux)
+        for i in [0, 16, 32, 48, 1000] {
+            let c = Color.hueRGB(aux[i])
+            for k in 0..<3 { XCTAssertEqual(out[4 * i + k], c[k], accuracy: 1e-6) }
+        }
+    }
+
+    func testNonFiniteInputStaysInItsPixel() {
+        var input = [Float](repeating: 0.5, count: 64 * 48 * 4)
+        input[4 * 100] = .nan
+        input[4 * 200 + 1] = .infinity
+        let out = run(HolographicParameters(strength: 0.3), input: input)
+        for i in 0..<(64 * 48) where i != 100 && i != 200 {
+            XCTAssertTrue((0..<4).allSatisfy { out[4 * i + $0].isFinite })
+        }
+        XCTAssertTrue(out[400].isNaN)
+        XCTAssertEqual(out[801], .infinity)
+    }
+}
