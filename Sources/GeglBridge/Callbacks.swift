@@ -78,6 +78,14 @@ private let attachCallback: @convention(c) (OperationPointer?) -> Void = { op in
     operation.metaUpdate?(graph, propertyValues(of: raw(op)))
 }
 
+/// GEGL calls this after any property of an attached meta operation changed.
+private let metaUpdateCallback: @convention(c) (OperationPointer?) -> Void = { op in
+    guard let op else { return }
+    guard let graph = state(of: raw(op)).contents.withLock({ $0.graph }),
+          let update = registration(of: raw(op)).metaUpdate else { return }
+    update(graph, propertyValues(of: raw(op)))
+}
+
 // MARK: base-class process functions
 
 private let pointFilterProcess: @convention(c) (OperationPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
@@ -165,5 +173,6 @@ func installCallbacks(_ operation: OperationRegistration, klass: UnsafeMutableRa
     case .meta:
         opClass.pointee.attach = attachCallback
         opClass.pointee.prepare = nil
+        klass.assumingMemoryBound(to: GeglOperationMetaClass.self).pointee.update = metaUpdateCallback
     }
 }

@@ -12,8 +12,15 @@ public struct GraphNode: @unchecked Sendable {
 /// The graph a meta operation owns: its input/aux proxies, its output proxy and its children.
 public final class MetaGraph: @unchecked Sendable {
     let node: OpaquePointer
+    /// Children by the names the op gave them (written in attach, read in update, both on the
+    /// thread that drives the graph).
+    private var named: [String: GraphNode] = [:]
 
     init(node: OpaquePointer) { self.node = node }
+
+    /// Remembers a child under a name, for `update` to find.
+    public func name(_ child: GraphNode, _ name: String) { named[name] = child }
+    public func child(_ name: String) -> GraphNode? { named[name] }
 
     public var input: GraphNode { GraphNode(node: gegl_node_get_input_proxy(node, "input")) }
     public var aux: GraphNode { GraphNode(node: gegl_node_get_input_proxy(node, "aux")) }

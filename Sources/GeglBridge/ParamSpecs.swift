@@ -83,15 +83,8 @@ let setProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafePo
         }
         new = .color(rgba)
     }
-    let state = state(of: raw)
-    let graph: MetaGraph? = state.contents.withLock { contents in
-        contents.values[index] = new
-        return contents.graph
-    }
-    // Meta operations push the change into their inner graph at once.
-    if let graph, let update = registration(of: raw).metaUpdate {
-        update(graph, propertyValues(of: raw))
-    }
+    // (Meta operations hear of the change through GEGL's "notify" → GeglOperationMetaClass.update.)
+    state(of: raw).contents.withLock { $0.values[index] = new }
 }
 
 let getProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafeMutablePointer<GValue>?,

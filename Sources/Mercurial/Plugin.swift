@@ -10,6 +10,7 @@ let operations: [OperationRegistration] = [
     ShadedMaterialOp.registration,
     HemisphereLightRender.registration,
     HolographicHue.registration,
+    LiquidMetal.registration,
 ]
 
 @_cdecl("gegl_module_query")
