@@ -13,7 +13,9 @@ mirror="${MERCURIAL_DEBIAN_MIRROR:-$( (cat /etc/apt/sources.list.d/*.sources /et
     grep -E '^(URIs:|deb )' | grep -o 'http[s]*://[^ ]*' | grep -v security | head -1)}"
 mirror="${mirror:-http://deb.debian.org/debian}"
 
-if [ -f "$stamp" ]; then
+# What the chroot holds: GIMP 3, a virtual X server and the tools for the menu screenshot.
+packages="gimp xvfb xauth xdotool imagemagick fonts-dejavu-core"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$packages" ]; then
     echo "$root"
     exit 0
 fi
@@ -33,10 +35,11 @@ mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
 trap 'umount "$root/proc" 2>/dev/null || true' EXIT
 chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get update >>"$log" 2>&1 ||
     { echo "apt-get update in the chroot failed (see $log)" >&2; exit 3; }
+# shellcheck disable=SC2086
 chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-    gimp xvfb xauth fonts-dejavu-core >>"$log" 2>&1 ||
+    $packages >>"$log" 2>&1 ||
     { echo "installing GIMP 3 in the chroot failed (see $log)" >&2; exit 3; }
 chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get clean >>"$log" 2>&1 || true
 chroot "$root" gimp-console-3.0 --version >>"$log" 2>&1 || { echo "gimp-console-3.0 does not run in the chroot (see $log)" >&2; exit 3; }
-touch "$stamp"
+echo "$packages" >"$stamp"
 echo "$root"

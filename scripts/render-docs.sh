@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders every picture in the README with the real `gegl` and the built plug-in.
-# Usage: scripts/render-docs.sh   (after `swift build -c release`)
+# Usage: scripts/render-docs.sh   (after `swift build -c release`; the GIMP 3 menu picture is
+# made by scripts/gimp3-menu-screenshot.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage="$(mktemp -d)"
@@ -27,3 +28,5 @@ for f in examples/*.xml; do
     gegl -i "$f" -o "docs/$name.png"
     echo "rendered docs/$name.png"
 done
+
+/usr/bin/python3 examples/python/liquid_metal.py docs/python-liquid-metal.png "Hg 80"

@@ -1,0 +1,110 @@
+import Foundation
+import GeglHost
+import XCTest
+
+/// Every graph in examples/ rendered with the real `gegl` binary, and the Python example run with
+/// the system's python3 (python3-gi, gir1.2-gegl-0.4), each picture checked.
+final class ExamplesTests: PluginTestCase {
+    let examples = Plugin.packageRoot.appendingPathComponent("examples")
+
+    func renderExample(_ name: String) throws -> (Int, Int, [Float]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-ex-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent("\(name).png").path
+        let xml = examples.appendingPathComponent("\(name).xml").path
+        let result = Plugin.run("/usr/bin/env", ["gegl", "-i", xml, "-o", out], environment: Plugin.geglEnvironment)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertFalse(result.output.contains("No such op"), result.output)
+        XCTAssertFalse(result.output.contains("Can't find"), result.output)
+        return ReadmeTests.load(out)
+    }
+
+    /// Distinct colours (quantised) and the spread of luminance.
+    func variety(_ px: [Float], _ n: Int) -> (colours: Int, minLuma: Float, maxLuma: Float) {
+        var set = Set<Int>()
+        var lo: Float = 1, hi: Float = 0
+        for i in 0..<n {
+            let r = px[4 * i], g = px[4 * i + 1], b = px[4 * i + 2]
+            set.insert(Int(r * 31) << 10 | Int(g * 31) << 5 | Int(b * 31))
+            let l = 0.2126 * r + 0.7152 * g + 0.0722 * b
+            lo = min(lo, l)
+            hi = max(hi, l)
+        }
+        return (set.count, lo, hi)
+    }
+
+    func testAllExamplesAreCovered() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".xml") }.sorted()
+        XCTAssertEqual(files, ["bristlepaint.xml", "card.xml", "holographic-card.xml", "liquid-metal-text.xml",
+                               "mercurialpaint.xml"])
+    }
+
+    func testLiquidMetalText() throws {
+        let (w, h, px) = try renderExample("liquid-metal-text")
+        XCTAssertEqual(w, 720)
+        XCTAssertEqual(h, 190)
+        let v = variety(px, w * h)
+        XCTAssertGreaterThan(v.colours, 100)
+        XCTAssertGreaterThan(v.maxLuma, 0.5, "highlights")
+        XCTAssertLessThan(v.minLuma, 0.03, "dark background")
+    }
+
+    func testMercurialPaintBlobs() throws {
+        let (w, h, px) = try renderExample("mercurialpaint")
+        XCTAssertEqual(w, 640)
+        XCTAssertEqual(h, 300)
+        let v = variety(px, w * h)
+        XCTAssertGreaterThan(v.colours, 100)
+        // Blobs: the flat background colour (sphere centre) is the most common, but far from all.
+        var counts: [Int: Int] = [:]
+        for i in 0..<(w * h) { counts[Int(px[4 * i] * 1000) * 1_000_000 + Int(px[4 * i + 1] * 1000), default: 0] += 1 }
+        let top = counts.values.max()!
+        XCTAssertGreaterThan(top, w * h / 5)
+        XCTAssertLessThan(top, w * h * 9 / 10)
+    }
+
+    func testBristlePaintStrokes() throws {
+        let (w, h, px) = try renderExample("bristlepaint")
+        XCTAssertGreaterThan(w, 600)
+        XCTAssertGreaterThan(h, 250)
+        let v = variety(px, w * h)
+        XCTAssertGreaterThan(v.colours, 60, "streaked, shaded strokes")
+        // Gold: red well above blue on average.
+        var r: Float = 0, b: Float = 0
+        for i in 0..<(w * h) { r += px[4 * i]; b += px[4 * i + 2] }
+        XCTAssertGreaterThan(r, 2 * b)
+    }
+
+    func testHolographicCardHasFoilAndKeepsTheCard() throws {
+        let (w, h, foil) = try renderExample("holographic-card")
+        let (w0, h0, plain) = try renderExample("card")
+        XCTAssertEqual(w, 420)
+        XCTAssertEqual(h, 588)
+        XCTAssertEqual(w0, w)
+        XCTAssertEqual(h0, h)
+        var changed = 0
+        for i in 0..<(w * h) where abs(foil[4 * i] - plain[4 * i]) + abs(foil[4 * i + 2] - plain[4 * i + 2]) > 0.02 {
+            changed += 1
+        }
+        XCTAssertGreaterThan(changed, w * h / 2, "the foil shows across the card")
+        XCTAssertGreaterThan(variety(foil, w * h).colours, 2 * variety(plain, w * h).colours)
+    }
+
+    func testPythonExample() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-py-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent("py.png").path
+        let script = examples.appendingPathComponent("python/liquid_metal.py").path
+        let result = Plugin.run("/usr/bin/python3", [script, out, "Hg"], environment: Plugin.geglEnvironment)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("wrote"), result.output)
+        let (w, h, px) = ReadmeTests.load(out)
+        XCTAssertGreaterThan(w, 100)
+        XCTAssertGreaterThan(h, 60)
+        let opaque = (0..<(w * h)).filter { px[4 * $0 + 3] > 0.99 }.count
+        let clear = (0..<(w * h)).filter { px[4 * $0 + 3] < 0.01 }.count
+        XCTAssertGreaterThan(opaque, w * h / 20, "letters")
+        XCTAssertGreaterThan(clear, w * h / 5, "cut out")
+        XCTAssertGreaterThan(variety(px, w * h).colours, 50)
+    }
+}
