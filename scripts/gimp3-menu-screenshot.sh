@@ -8,18 +8,18 @@ cd "$(dirname "$0")/.."
 root="$(scripts/gimp3-chroot.sh)"
 plugin=".build/release/libmercurial.so"
 [ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
-mounted=()
+# shellcheck source=scripts/chroot-mounts.sh
+. scripts/chroot-mounts.sh
 cleanup() {
-    chroot "$root" /bin/bash -c 'pkill -f gimp-3.0; pkill Xvfb' >/dev/null 2>&1 || true
-    for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || true; done
+    # Stop the GIMP and Xvfb this script started (their PIDs, as written inside the chroot).
+    for f in gimp.pid xvfb.pid; do
+        [ -f "$root/tmp/mercurial-$f" ] && kill "$(cat "$root/tmp/mercurial-$f")" 2>/dev/null || true
+        rm -f "$root/tmp/mercurial-$f"
+    done
+    chroot_unmount
 }
 trap cleanup EXIT
-for fs in proc dev; do
-    if ! mountpoint -q "$root/$fs"; then
-        if [ "$fs" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind /dev "$root/dev"; fi
-        mounted+=("$root/$fs")
-    fi
-done
+chroot_mount
 profile=/tmp/mercurial-gimp3-profile
 rm -rf "$root$profile"
 mkdir -p "$root$profile/.local/share/gegl-0.4/plug-ins"
@@ -29,8 +29,10 @@ cp docs/demo.png "$root/tmp/mercurial-demo.png"
 chroot "$root" /bin/bash -c "
     export HOME=$profile DISPLAY=:77 GEGL_USE_OPENCL=no
     Xvfb :77 -screen 0 1280x860x24 >/tmp/xvfb.log 2>&1 &
+    echo \$! >/tmp/mercurial-xvfb.pid
     sleep 2
     gimp-3.0 --no-splash /tmp/mercurial-demo.png >/tmp/gimp-gui.log 2>&1 &
+    echo \$! >/tmp/mercurial-gimp.pid
     for i in \$(seq 1 90); do
         xdotool search --name 'GNU Image Manipulation Program' >/dev/null 2>&1 && break
         sleep 2

@@ -22,15 +22,13 @@ if ! root="$(scripts/gimp3-chroot.sh 2>"$reason_file")"; then
 fi
 rm -f "$reason_file"
 
-mounted=()
-cleanup() { for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || true; done; }
+# shellcheck source=scripts/chroot-mounts.sh
+. scripts/chroot-mounts.sh
+cleanup() {
+    chroot_unmount
+}
 trap cleanup EXIT
-for fs in proc dev; do
-    if ! mountpoint -q "$root/$fs"; then
-        if [ "$fs" = proc ]; then mount -t proc proc "$root/proc"; else mount --bind /dev "$root/dev"; fi
-        mounted+=("$root/$fs")
-    fi
-done
+chroot_mount
 
 plugins="$root/root/.local/share/gegl-0.4/plug-ins"
 mkdir -p "$plugins"

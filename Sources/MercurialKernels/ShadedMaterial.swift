@@ -30,22 +30,28 @@ public struct ShadingImage: Sendable {
     }
 
     /// Bilinear sample at continuous coordinates (x, y); NaN reads as the centre.
-    @inline(__always)
     public func sample(_ x: Float, _ y: Float, into o: UnsafeMutablePointer<Float>) {
         let fx = x.isNaN ? Float(width) / 2 : x, fy = y.isNaN ? Float(height) / 2 : y
-        let u = min(max(fx - 0.5, 0), Float(width - 1)), v = min(max(fy - 0.5, 0), Float(height - 1))
-        let x0 = Int(u), y0 = Int(v)
-        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let ax = u - Float(x0), ay = v - Float(y0)
-        rgba.withUnsafeBufferPointer { p in
-            let a = p.baseAddress! + 4 * (y0 * width + x0), b = p.baseAddress! + 4 * (y0 * width + x1)
-            let c = p.baseAddress! + 4 * (y1 * width + x0), d = p.baseAddress! + 4 * (y1 * width + x1)
-            for k in 0..<4 {
-                let top = a[k] + (b[k] - a[k]) * ax
-                let bottom = c[k] + (d[k] - c[k]) * ax
-                o[k] = top + (bottom - top) * ay
-            }
+        let colour = rgba.withUnsafeBytes {
+            ShadingImage.bilinear($0.baseAddress!, width: width, height: height, u: fx - 0.5, v: fy - 0.5)
         }
+        for k in 0..<4 { o[k] = colour[k] }
+    }
+
+    /// Bilinear interpolation of an RGBA image at (u, v) in pixel-centre coordinates (pixel i's
+    /// centre at i), clamped to the outermost centres. u and v must not be NaN.
+    @inline(__always)
+    static func bilinear(_ image: UnsafeRawPointer, width: Int, height: Int, u: Float, v: Float) -> SIMD4<Float> {
+        @inline(__always) func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+            image.loadUnaligned(fromByteOffset: 16 * (y * width + x), as: SIMD4<Float>.self)
+        }
+        let cu = min(max(u, 0), Float(width - 1)), cv = min(max(v, 0), Float(height - 1))
+        let ix = Int(cu), iy = Int(cv)
+        let jx = min(ix + 1, width - 1), jy = min(iy + 1, height - 1)
+        let ax = SIMD4(repeating: cu - Float(ix)), ay = SIMD4(repeating: cv - Float(iy))
+        let a = pixel(ix, iy), b = pixel(jx, iy), c = pixel(ix, jy), d = pixel(jx, jy)
+        let top = a + (b - a) * ax, bottom = c + (d - c) * ax
+        return top + (bottom - top) * ay
     }
 }
 
@@ -60,12 +66,8 @@ public enum ShadedMaterial {
         let halfW = Float(shading.width) / 2, halfH = Float(shading.height) / 2
         let s = scale.isFinite ? scale : 0
         let sw = shading.width, sh = shading.height
-        let maxX = Float(sw - 1), maxY = Float(sh - 1)
         shading.rgba.withUnsafeBytes { image in
             let img = image.baseAddress!
-            @inline(__always) func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
-                img.loadUnaligned(fromByteOffset: 16 * (y * sw + x), as: SIMD4<Float>.self)
-            }
             let sv = SIMD4<Float>(repeating: s)
             let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
             for y in 0..<height {
@@ -93,14 +95,8 @@ public enum ShadedMaterial {
                     let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
                     let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
                     for i in 0..<4 {
-                        // Scalar clamps and conversions: the generic SIMD ones are not inlined.
-                        let u = min(max(uv[i], 0), maxX), v = min(max(vv[i], 0), maxY)
-                        let px = Int(u), py = Int(v)
-                        let qx = min(px + 1, sw - 1), qy = min(py + 1, sh - 1)
-                        let fx = SIMD4(repeating: u - Float(px)), fy = SIMD4(repeating: v - Float(py))
-                        let a = pixel(px, py), b = pixel(qx, py), c = pixel(px, qy), d = pixel(qx, qy)
-                        let top = a + (b - a) * fx, bottom = c + (d - c) * fx
-                        var colour = top + (bottom - top) * fy
+                        // Per lane, in scalars: the generic SIMD clamps and conversions are not inlined.
+                        var colour = ShadingImage.bilinear(img, width: sw, height: sh, u: uv[i], v: vv[i])
                         let alpha = mid[2 * (x + i) + 1]
                         colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
                         row.storeBytes(of: colour, toByteOffset: 16 * (x + i), as: SIMD4<Float>.self)
@@ -125,13 +121,7 @@ public enum ShadedMaterial {
                     let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
                     var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
                     if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
-                    let u = min(max(fx, 0), maxX), v = min(max(fy, 0), maxY)
-                    let ix = Int(u), iy = Int(v)
-                    let jx = min(ix + 1, sw - 1), jy = min(iy + 1, sh - 1)
-                    let ax = SIMD4(repeating: u - Float(ix)), ay = SIMD4(repeating: v - Float(iy))
-                    let a = pixel(ix, iy), b = pixel(jx, iy), c = pixel(ix, jy), d = pixel(jx, jy)
-                    let top = a + (b - a) * ax, bottom = c + (d - c) * ax
-                    var colour = top + (bottom - top) * ay
+                    var colour = ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy)
                     let alpha = mid[2 * x + 1]
                     colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
                     row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
