@@ -10,11 +10,29 @@ import PackageDescription
 //   Mercurial         one short file per operation + the module entry points; built as libmercurial.so
 //   GeglHost          host-side helpers (start GEGL, build graphs) for the tests and the benchmark
 //   mercurial-bench   times every op in-process through GEGL next to native GEGL ops
+//   MercurialTestOps  a test-only plug-in for the bridge's other base classes and property kinds
+
+/// How a plug-in .so is linked (see the comments).
+let pluginLinkerSettings: [LinkerSetting] = [
+    // The plug-in is loaded into hosts that have no Swift runtime (gegl, GIMP):
+    // link the runtime in statically, so the .so needs only GEGL, GLib and libc/libstdc++.
+    .unsafeFlags([
+        "-static-stdlib",
+        // GEGL closes and reopens modules; a Swift runtime must never be unmapped.
+        "-Xlinker", "-z", "-Xlinker", "nodelete",
+        // Export only the GModule / GEGL entry points; keep every Swift symbol private
+        // so two Swift plug-ins in one host can never bind to each other's runtime.
+        "-Xlinker", "--version-script=Sources/Mercurial/exports.map",
+    ]),
+]
+
 let package = Package(
     name: "Mercurial",
     products: [
         .library(name: "mercurial", type: .dynamic, targets: ["Mercurial"]),
         .executable(name: "mercurial-bench", targets: ["MercurialBench"]),
+        // Test-only plug-in: exercises the GeglBridge bases and property kinds Mercurial's ops do not use.
+        .library(name: "mercurial-test-ops", type: .dynamic, targets: ["MercurialTestOps"]),
     ],
     targets: [
         .systemLibrary(name: "CGegl", pkgConfig: "gegl-0.4",
@@ -28,18 +46,9 @@ let package = Package(
             name: "Mercurial",
             dependencies: ["GeglBridge", "MercurialKernels"],
             exclude: ["exports.map"],
-            linkerSettings: [
-                // The plug-in is loaded into hosts that have no Swift runtime (gegl, GIMP):
-                // link the runtime in statically, so the .so needs only GEGL, GLib and libc/libstdc++.
-                .unsafeFlags([
-                    "-static-stdlib",
-                    // GEGL closes and reopens modules; a Swift runtime must never be unmapped.
-                    "-Xlinker", "-z", "-Xlinker", "nodelete",
-                    // Export only the GModule / GEGL entry points; keep every Swift symbol private
-                    // so two Swift plug-ins in one host can never bind to each other's runtime.
-                    "-Xlinker", "--version-script=Sources/Mercurial/exports.map",
-                ]),
-            ]),
+            linkerSettings: pluginLinkerSettings),
+        .target(name: "MercurialTestOps", dependencies: ["GeglBridge"],
+                linkerSettings: pluginLinkerSettings),
         .executableTarget(name: "MercurialBench", dependencies: ["GeglHost", "MercurialKernels"],
                          swiftSettings: [.unsafeFlags(["-Ounchecked"]), .swiftLanguageMode(.v5)]),
         .testTarget(name: "MercurialKernelsTests", dependencies: ["MercurialKernels"]),

@@ -115,8 +115,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
             + "Feed it to Shaded Material for an embossed surface.",
         properties: properties,
         keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
-               ("gimp:menu-label", "Height Field from Mask…"),
-               ("reference-hash", "mercurial-height-field-v1")])
+               ("gimp:menu-label", "Height Field from Mask…")])
 }
 
 extension MaskChannel: PropertyEnum {

@@ -184,18 +184,26 @@ public enum Holographic {
                     if let aux {
                         v = aux[done + c]
                     } else {
-                        let ci = floorInt(fx / cell) - Int(firstI)
-                        var best = Float.infinity
+                        let square = floorInt(fx / cell)
+                        let ci = square - Int(firstI)
+                        // Nearest seed, ties to the first in row-major order of the 3×3 squares
+                        // (as `voronoi`), whatever order they are examined in. The centre column
+                        // first; a side column only when it could hold something nearer.
+                        var best = Float.infinity, bestKey = 9
                         v = 0
-                        // Same order as `voronoi`: rows of squares, then columns.
-                        for r in 0..<3 {
-                            for k in (ci - 1)...(ci + 1) {
+                        @inline(__always) func consider(_ k: Int, _ column: Int) {
+                            for r in 0..<3 {
                                 let s = 9 * k + 3 * r
                                 let dx = seeds[s] - fx, dy = seeds[s + 1] - fy
                                 let d = dx * dx + dy * dy
-                                if d < best { best = d; v = seeds[s + 2] }
+                                let key = 3 * r + column
+                                if d < best || (d == best && key < bestKey) { best = d; bestKey = key; v = seeds[s + 2] }
                             }
                         }
+                        consider(ci, 1)
+                        let toLeft = fx - Float(square) * cell, toRight = Float(square + 1) * cell - fx
+                        if toLeft * toLeft <= best { consider(ci - 1, 0) }
+                        if toRight * toRight <= best { consider(ci + 1, 2) }
                     }
                     let colour = Color.hueRGB(hue(plan, value: v, x: px, y: py))
                     output[o] = input[o] * keep + colour.x * strength

@@ -23,6 +23,9 @@ enum Plugin {
         let dir = fm.temporaryDirectory.appendingPathComponent("mercurial-tests-\(getpid())")
         try? fm.createDirectory(at: dir, withIntermediateDirectories: true)
         try? fm.copyItem(at: builtLibrary, to: dir.appendingPathComponent("mercurial.so"))
+        // The test-only plug-in (GeglBridge's other base classes), built by the same command.
+        let testOps = builtLibrary.deletingLastPathComponent().appendingPathComponent("libmercurial-test-ops.so")
+        try? fm.copyItem(at: testOps, to: dir.appendingPathComponent("mercurial-test-ops.so"))
         return dir
     }()
 
@@ -39,9 +42,11 @@ enum Plugin {
         let sources = packageRoot.appendingPathComponent("Sources")
         guard let e = fm.enumerator(at: sources, includingPropertiesForKeys: [.contentModificationDateKey]) else { return nil }
         var newest: Date?
-        for case let url as URL in e {
-            guard let d = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate else { continue }
-            if url.path.contains("/Sources/MercurialBench/") || url.path.contains("/Sources/GeglHost/") { continue }
+        // The modules the plug-in is built from (files only).
+        let modules = ["/Sources/Mercurial/", "/Sources/GeglBridge/", "/Sources/MercurialKernels/", "/Sources/CGegl/"]
+        for case let url as URL in e where url.pathExtension == "swift" || url.pathExtension == "h" {
+            guard modules.contains(where: { url.path.contains($0) }),
+                  let d = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate else { continue }
             newest = max(newest ?? d, d)
         }
         return newest

@@ -1,0 +1,81 @@
+import GeglBridge
+
+// A second, test-only plug-in (libmercurial-test-ops.so, never installed): operations on the
+// GeglBridge base classes and property kinds that Mercurial's own operations do not use (point
+// filter, plain filter, string property), so the plug-in tests exercise every part of the layer.
+
+/// Point filter: out = scale × in (RGB), alpha kept; a string property echoed into a key-free
+/// round trip.
+enum TestScale: PointFilterOperation {
+    static let info = OperationInfo(
+        name: "mercurial-test:scale", title: "Test Scale", categories: ["hidden"],
+        description: "Multiplies RGB by a factor (test operation).",
+        properties: [
+            .double("factor", "Factor", default: 2, range: -10...10, "Multiplier."),
+            .string("note", "Note", default: "hello", "A free-text property (round-trip test)."),
+        ])
+
+    struct Prepared: Sendable { var factor: Float }
+
+    static func prepare(_ context: PrepareContext) -> Prepared {
+        context.setFormat("input", .rgbaFloat)
+        context.setFormat("output", .rgbaFloat)
+        return Prepared(factor: Float(context.properties.double("factor")))
+    }
+
+    static func process(_ prepared: Prepared, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                        count: Int, roi: Rect) {
+        for i in 0..<count {
+            for k in 0..<3 { output[4 * i + k] = input[4 * i + k] * prepared.factor }
+            output[4 * i + 3] = input[4 * i + 3]
+        }
+    }
+}
+
+/// Plain filter: moves the image by (dx, 0) pixels; its bounding box and required region follow.
+enum TestShift: FilterOperation {
+    static let info = OperationInfo(
+        name: "mercurial-test:shift", title: "Test Shift", categories: ["hidden"],
+        description: "Moves the input right by dx pixels (test operation).",
+        properties: [.int("dx", "dx", default: 5, range: -1000...1000, "Shift in pixels.")])
+
+    struct Prepared: Sendable { var dx: Int }
+
+    static func prepare(_ context: PrepareContext) -> Prepared {
+        context.setFormat("input", .rgbaFloat)
+        context.setFormat("output", .rgbaFloat)
+        return Prepared(dx: context.properties.int("dx"))
+    }
+
+    static func boundingBox(_ context: OperationContext) -> Rect {
+        guard var r = context.sourceBounds("input") else { return .empty }
+        r.x += context.properties.int("dx")
+        return r
+    }
+
+    static func requiredForOutput(_ context: OperationContext, roi: Rect) -> Rect {
+        var r = roi
+        r.x -= context.properties.int("dx")
+        return r
+    }
+
+    static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
+        var pixels = [Float](repeating: 0, count: roi.count * 4)
+        var source = roi
+        source.x -= prepared.dx
+        pixels.withUnsafeMutableBufferPointer { input.read(source, format: .rgbaFloat, into: $0.baseAddress!) }
+        pixels.withUnsafeBufferPointer { output.write(roi, format: .rgbaFloat, from: $0.baseAddress!) }
+    }
+}
+
+let operations: [OperationRegistration] = [TestScale.registration, TestShift.registration]
+
+// Entry points, as in the plug-in: each forwards to GeglBridge.
+@_cdecl("gegl_module_query")
+public func geglModuleQuery(_ module: OpaquePointer?) -> UnsafeRawPointer { GeglModule.query(module) }
+
+@_cdecl("gegl_module_register")
+public func geglModuleRegister(_ module: OpaquePointer?) -> Int32 { GeglModule.register(module, operations: operations) }
+
+@_cdecl("g_module_check_init")
+public func gModuleCheckInit(_ module: OpaquePointer?) -> UnsafePointer<CChar>? { GeglModule.checkInit(module) }
