@@ -204,6 +204,21 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
     if let s = t["mercurial:hemisphere-light-render 1024², 4 lights"] {
         rows.append(Row(name: "mercurial:hemisphere-light-render 1024², 4 lights", seconds: s,
                         versus: String(format: "%.0f megapixels/s", 1.048576 / s), ratio: nil, goal: "≥ 100 MP/s"))
+        var p = HemisphereParameters.studio
+        p.size = 1024
+        var out = [Float](repeating: 0, count: 1024 * 1024 * 4)
+        let table = Hemisphere.SpecularTable(shininess: p.shininess)
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            out.withUnsafeMutableBufferPointer {
+                Hemisphere.render(p, table: table, x: 0, y: 0, width: 1024, count: 1024 * 1024, into: $0.baseAddress!)
+            }
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let k = median(samples)
+        rows.append(Row(name: "  (hemisphere kernel alone, 1 thread)", seconds: k,
+                        versus: String(format: "%.0f megapixels/s", 1.048576 / k), ratio: nil, goal: ""))
     }
 }
 

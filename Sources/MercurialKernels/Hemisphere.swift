@@ -168,6 +168,7 @@ public enum Hemisphere {
         // lane, so a pixel's value never depends on its neighbours), and groups of four pixels that
         // are all below it skip the power altogether.
         let cutoff = Float(Glibc.exp2(-14 / Double(shininess)))
+        let cutoff2 = V4(repeating: cutoff * cutoff)
         var i = 0
         while i < count {
             let u = (V4(repeating: Float(x + i)) + lane + 0.5) * scale - 1
@@ -193,13 +194,16 @@ public enum Hemisphere {
                 let il = 1 / vmax(lx * lx + ly * ly + lz * lz, V4(repeating: 1e-30)).squareRoot()
                 lx *= il; ly *= il; lz *= il
                 let nl = vmax(nx * lx + ny * ly + nz * lz, V4(repeating: 0))
+                // H = L + E, not normalised: N·Ĥ = (N·H)/|H|, so the cut-off test needs no square
+                // root, and the power is exp2(s·(log2(N·H) − ½·log2|H|²)).
                 let hz = lz + 1
-                let ih = 1 / vmax(lx * lx + ly * ly + hz * hz, V4(repeating: 1e-30)).squareRoot()
-                let nh = vclamp((nx * lx + ny * ly + nz * hz) * ih, 0, 1)
+                let h2 = vmax(lx * lx + ly * ly + hz * hz, V4(repeating: 1e-30))
+                let nDotH = nx * lx + ny * ly + nz * hz
                 var spec = V4(repeating: 0)
-                let lit = nh .> cutoff
+                let lit = (nDotH .> 0) .& (nDotH * nDotH .> cutoff2 * h2)
                 if any(lit) {
-                    spec = FastMath.exp2(FastMath.log2(vmax(nh, V4(repeating: 1e-30))) * shininess)
+                    let logNH = FastMath.log2(vmax(nDotH, V4(repeating: 1e-30))) - 0.5 * FastMath.log2(h2)
+                    spec = FastMath.exp2(vmin(logNH, V4(repeating: 0)) * shininess)
                     spec.replace(with: 0, where: .!lit)
                 }
                 cr += (p.diffuse.x * nl + p.specular.x * spec) * light.color.x
