@@ -39,12 +39,16 @@ let package = Package(
                        providers: [.apt(["libgegl-dev", "libbabl-dev", "libglib2.0-dev"])]),
         .target(name: "MercurialKernels",
                 swiftSettings: [.unsafeFlags(["-Ounchecked"]), .swiftLanguageMode(.v5)]),
+        // The same kernel sources (symbolic links) compiled for x86-64-v3 (AVX2): the plug-in picks
+        // this copy at run time when GEGL reports such a CPU, as GEGL does for its own operations.
+        .target(name: "MercurialKernelsV3",
+                swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "haswell"]), .swiftLanguageMode(.v5)]),
         .target(name: "GeglBridge", dependencies: ["CGegl"]),
         // Host-side helpers (start GEGL, build graphs, render) shared by the tests and the benchmark.
         .target(name: "GeglHost", dependencies: ["CGegl"]),
         .target(
             name: "Mercurial",
-            dependencies: ["GeglBridge", "MercurialKernels"],
+            dependencies: ["GeglBridge", "MercurialKernels", "MercurialKernelsV3"],
             exclude: ["exports.map"],
             linkerSettings: pluginLinkerSettings),
         .target(name: "MercurialTestOps", dependencies: ["GeglBridge"],

@@ -4,4 +4,5 @@
 #define GEGL_ITERATOR2_API
 #include <gegl.h>
 #include <gegl-plugin.h>
+#include <gegl-cpuaccel.h>
 #include <gmodule.h>

@@ -59,6 +59,25 @@ public final class MetaGraph: @unchecked Sendable {
         gegl_node_set_property(target.node, property, &value)
     }
 
+    /// Sets a property of the node itself (not of its operation), e.g. "cache-policy".
+    public func setNode(_ target: GraphNode, _ property: String, _ number: Int) {
+        // Why the cast: a GeglNode is a GObject; its own properties are set with g_object_set_property.
+        let object = UnsafeMutableRawPointer(target.node).assumingMemoryBound(to: GObject.self)
+        guard let klass = object.pointee.g_type_instance.g_class,
+              let spec = g_object_class_find_property(UnsafeMutableRawPointer(klass).assumingMemoryBound(to: GObjectClass.self), property)
+        else { return }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        switch g_type_fundamental(spec.pointee.value_type) {
+        case fundamental(12): g_value_set_enum(&value, gint(number))
+        case fundamental(6): g_value_set_int(&value, gint(number))
+        case fundamental(5): g_value_set_boolean(&value, number != 0 ? 1 : 0)
+        default: return
+        }
+        g_object_set_property(object, property, &value)
+    }
+
     public func set(_ target: GraphNode, _ property: String, _ string: String) {
         var value = GValue()
         g_value_init(&value, fundamental(16))

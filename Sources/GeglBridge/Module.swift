@@ -1,4 +1,5 @@
 import CGegl
+import Glibc
 
 // The three functions GModule and GEGL look up in a plug-in. The plug-in module's entry points
 // (which alone know the list of operations) forward to these.
@@ -35,4 +36,14 @@ public enum GeglModule {
         if let module { g_module_make_resident(module) }
         return nil
     }
+}
+
+/// What the host's CPU can do, as GEGL detected it.
+public enum HostCPU {
+    /// x86-64-v3 (AVX2, FMA, BMI1/2, …): GEGL picks its own -x86_64-v3 builds on such CPUs.
+    /// MERCURIAL_KERNELS=baseline in the environment turns the faster kernels off.
+    public static let isX86_64_v3: Bool = {
+        if let v = getenv("MERCURIAL_KERNELS"), String(cString: v) == "baseline" { return false }
+        return gegl_cpu_accel_get_support().rawValue & GEGL_CPU_ACCEL_X86_64_V3.rawValue == GEGL_CPU_ACCEL_X86_64_V3.rawValue
+    }()
 }

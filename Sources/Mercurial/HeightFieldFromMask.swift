@@ -93,7 +93,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
                 firstRow += pending
                 pending = 0
             }
-            HeightField.coreImageRows(width: window.width, height: window.height, sigmas: prepared.parameters.sigmas,
+            Accelerated.coreImageRows(width: window.width, height: window.height, sigmas: prepared.parameters.sigmas,
                                       readRows: readMask) { _, row in
                 (base + pending * block.width).update(from: row, count: block.width)
                 pending += 1

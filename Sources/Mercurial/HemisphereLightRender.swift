@@ -47,7 +47,6 @@ enum HemisphereLightRender: PointRenderOperation {
 
     struct Prepared: Sendable {
         var parameters: HemisphereParameters
-        var table: Hemisphere.SpecularTable
     }
 
     static func parameters(_ p: PropertyValues) -> HemisphereParameters {
@@ -68,7 +67,7 @@ enum HemisphereLightRender: PointRenderOperation {
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("output", .rgbaFloat)
         let p = parameters(context.properties)
-        return Prepared(parameters: p, table: Hemisphere.SpecularTable(shininess: p.shininess))
+        return Prepared(parameters: p)
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect {
@@ -79,8 +78,8 @@ enum HemisphereLightRender: PointRenderOperation {
     // MARK: Process
 
     static func process(_ prepared: Prepared, output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        Hemisphere.render(prepared.parameters, table: prepared.table, x: roi.x, y: roi.y, width: roi.width,
-                          count: count, into: output)
+        Accelerated.renderHemisphere(prepared.parameters, x: roi.x, y: roi.y, width: roi.width, count: count,
+                                     into: output)
     }
 
     // MARK: Keys
@@ -94,7 +93,5 @@ enum HemisphereLightRender: PointRenderOperation {
         properties: properties,
         keys: [("gimp:menu-path", "<Image>/Filters/Render/Mercurial"),
                ("gimp:menu-label", "Hemisphere Light…"),
-               ("position-dependent", "true")],
-        // Shaded Material reads the whole sphere for every tile it shades: render it once.
-        cached: true)
+               ("position-dependent", "true")])
 }

@@ -40,6 +40,8 @@ enum LiquidMetal: MetaOperation {
         let cut = graph.add("gegl:dst-in")
         graph.link(input, height, shade, foil, cut, graph.output)
         graph.connect(sphere, to: shade, pad: "aux")
+        // Shaded Material reads the whole sphere for every tile it shades: keep it rendered.
+        graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
         // The layer's own coverage becomes the result's alpha: the letters stay cut out.
         graph.connect(input, to: cut, pad: "aux")
         graph.name(height, "height"); graph.name(shade, "shade"); graph.name(sphere, "sphere"); graph.name(foil, "foil")

@@ -207,12 +207,11 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
         var p = HemisphereParameters.studio
         p.size = 1024
         var out = [Float](repeating: 0, count: 1024 * 1024 * 4)
-        let table = Hemisphere.SpecularTable(shininess: p.shininess)
         var samples: [Double] = []
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
             out.withUnsafeMutableBufferPointer {
-                Hemisphere.render(p, table: table, x: 0, y: 0, width: 1024, count: 1024 * 1024, into: $0.baseAddress!)
+                Hemisphere.render(p, x: 0, y: 0, width: 1024, count: 1024 * 1024, into: $0.baseAddress!)
             }
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }

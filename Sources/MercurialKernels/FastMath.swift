@@ -2,7 +2,9 @@
 // the standard library's generic SIMD min/max/rounding/conversions are not always inlined and then
 // cost a call per lane.
 
-typealias V4 = SIMD4<Float>
+/// Eight lanes: two SSE registers on the baseline build, one AVX register on the x86-64-v3 build.
+public typealias V4 = SIMD8<Float>
+public typealias I4 = SIMD8<Int32>
 
 @inline(__always) func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
 @inline(__always) func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
@@ -12,16 +14,16 @@ typealias V4 = SIMD4<Float>
 
 /// 2^x and log2 by range reduction and polynomials fitted on Chebyshev nodes (relative error
 /// below 1e-6 over the ranges used here).
-enum FastMath {
+public enum FastMath {
     /// Converts small integers (|i| < 2²²) held in Int32 lanes to Float exactly, by bit tricks.
-    @inline(__always) static func float(_ i: SIMD4<Int32>) -> V4 {
+    @inline(__always) static func float(_ i: I4) -> V4 {
         let magic: Int32 = 0x4B40_0000 // 1.5 · 2^23
         return unsafeBitCast(i &+ magic, to: V4.self) - 12_582_912
     }
 
     /// log2(x) for positive, finite x.
     @inline(__always) static func log2(_ x: V4) -> V4 {
-        let bits = unsafeBitCast(x, to: SIMD4<Int32>.self)
+        let bits = unsafeBitCast(x, to: I4.self)
         var e = (bits &>> 23) &- 127
         var m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: V4.self) // [1, 2)
         // Centre the mantissa on 1: [√½, √2).
@@ -46,7 +48,7 @@ enum FastMath {
         let c = vmax(y, V4(repeating: -126))
         // floor(c): round to nearest with the 1.5·2^23 trick, then step down where it rounded up.
         let shifted = c + 12_582_912
-        var n = unsafeBitCast(shifted, to: SIMD4<Int32>.self) &- 0x4B40_0000
+        var n = unsafeBitCast(shifted, to: I4.self) &- 0x4B40_0000
         var r = shifted - 12_582_912
         let up = r .> c
         r.replace(with: r - 1, where: up)
@@ -66,9 +68,9 @@ enum FastMath {
     }
 
     /// x^s for x in [0, 1] and s ≥ 1 (0^s = 0).
-    @inline(__always) static func pow01(_ x: V4, _ s: Float) -> V4 {
+    @inline(__always) public static func pow01(_ x: V4, _ s: Float) -> V4 {
         let safe = vmax(x, V4(repeating: 1e-30))
-        var out = exp2(log2(safe) * s)
+        var out = exp2(vmin(log2(safe), V4(repeating: 0)) * s) // x ≤ 1: log2 x ≤ 0
         out.replace(with: 0, where: x .<= 0)
         return out
     }

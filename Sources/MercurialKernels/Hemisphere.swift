@@ -107,24 +107,6 @@ public enum Color {
 }
 
 public enum Hemisphere {
-    /// Specular lobe table: pow(t, shininess) for t in [0, 1], with linear interpolation.
-    public struct SpecularTable: Sendable {
-        public static let entries = 8192
-        let values: [Float]
-        public init(shininess: Float) {
-            let s = Double(shininess)
-            values = (0...Self.entries).map { Float(pow(Double($0) / Double(Self.entries), s)) }
-        }
-
-        @inline(__always)
-        func callAsFunction(_ t: Float) -> Float {
-            let x = min(max(t, 0), 1) * Float(Self.entries)
-            let i = min(Int(x), Self.entries - 1)
-            let f = x - Float(i)
-            return values.withUnsafeBufferPointer { v in v[i] + (v[i + 1] - v[i]) * f }
-        }
-    }
-
     /// Exact Blinn shading of the sphere at normal N (unit vector, z ≥ 0): linear RGB.
     public static func shade(normal n: SIMD3<Float>, _ p: HemisphereParameters) -> SIMD3<Float> {
         var c = p.ambient * p.diffuse
@@ -140,9 +122,9 @@ public enum Hemisphere {
 
     /// Renders `count` pixels of the row-major rectangle whose first pixel is (x, y) and whose rows
     /// are `width` long, into RGBA (straight alpha, linear light). Each pixel depends on its own
-    /// position only. Four pixels of a row are shaded at a time, one per vector lane; the specular
-    /// power uses FastMath.pow01 (the `table` is for callers that shade single normals).
-    public static func render(_ p: HemisphereParameters, table: SpecularTable, x: Int, y: Int, width: Int,
+    /// position only. Eight pixels of a row are shaded at a time, one per vector lane; the specular
+    /// power uses FastMath's exp2 and log2 (relative error below 1e-5 at shininess 40).
+    public static func render(_ p: HemisphereParameters, x: Int, y: Int, width: Int,
                               count: Int, into out: UnsafeMutablePointer<Float>) {
         guard count > 0, width > 0 else { return }
         var done = 0
@@ -163,7 +145,7 @@ public enum Hemisphere {
         let shininess = min(max(p.shininess.isNaN ? 1 : p.shininess, HemisphereParameters.shininessRange.lowerBound),
                             HemisphereParameters.shininessRange.upperBound)
         let lights = p.lights
-        let lane = V4(0, 1, 2, 3)
+        let lane = V4(0, 1, 2, 3, 4, 5, 6, 7)
         // Below this N·H the specular term is under 2^-14 of the light: it is taken as 0 (lane by
         // lane, so a pixel's value never depends on its neighbours), and groups of four pixels that
         // are all below it skip the power altogether.
@@ -175,10 +157,10 @@ public enum Hemisphere {
             let r2 = u * u + vv * vv
             let r = r2.squareRoot()
             let coverage = vclamp((1 - r) * halfSize + 0.5, 0, 1)
-            let n = min(4, count - i)
+            let n = min(V4.scalarCount, count - i)
             if !any(coverage .> 0) || p.size <= 0 {
                 for k in 0..<(4 * n) { out[4 * i + k] = 0 }
-                i += 4
+                i += V4.scalarCount
                 continue
             }
             // Inside the disc N = (u, v, √(1 − r²)); in the rim's outer half-pixel, the rim's normal.
@@ -219,7 +201,7 @@ public enum Hemisphere {
                 let o = out + 4 * (i + k)
                 o[0] = cr[k]; o[1] = cg[k]; o[2] = cb[k]; o[3] = coverage[k]
             }
-            i += 4
+            i += V4.scalarCount
         }
     }
 }

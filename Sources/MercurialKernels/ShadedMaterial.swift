@@ -22,9 +22,8 @@ public struct ShadingImage: Sendable {
     /// The default hemisphere of `mercurial:hemisphere-light-render`.
     public static func render(_ p: HemisphereParameters) -> ShadingImage {
         var pixels = [Float](repeating: 0, count: p.size * p.size * 4)
-        let table = Hemisphere.SpecularTable(shininess: p.shininess)
         pixels.withUnsafeMutableBufferPointer {
-            Hemisphere.render(p, table: table, x: 0, y: 0, width: p.size, count: p.size * p.size, into: $0.baseAddress!)
+            Hemisphere.render(p, x: 0, y: 0, width: p.size, count: p.size * p.size, into: $0.baseAddress!)
         }
         return ShadingImage(width: p.size, height: p.size, rgba: pixels)
     }

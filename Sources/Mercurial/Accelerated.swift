@@ -1,0 +1,35 @@
+import GeglBridge
+import MercurialKernels
+import MercurialKernelsV3
+
+/// The kernels that gain from wider vectors, run from their x86-64-v3 build (the same sources,
+/// compiled for AVX2) when the CPU has it, else from the baseline build. Both compute each pixel
+/// with the same IEEE operations in the same order (Swift does not fuse multiply-adds), so the
+/// results are identical; the plug-in tests compare the shipped op with the baseline kernels.
+enum Accelerated {
+    static let v3 = HostCPU.isX86_64_v3
+
+    static func coreImageRows(width: Int, height: Int, sigmas: [Double],
+                              readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
+                              emit: (Int, UnsafePointer<Float>) -> Void) {
+        if v3 {
+            MercurialKernelsV3.HeightField.coreImageRows(width: width, height: height, sigmas: sigmas,
+                                                         readRows: readRows, emit: emit)
+        } else {
+            MercurialKernels.HeightField.coreImageRows(width: width, height: height, sigmas: sigmas,
+                                                       readRows: readRows, emit: emit)
+        }
+    }
+
+    static func renderHemisphere(_ p: MercurialKernels.HemisphereParameters, x: Int, y: Int, width: Int, count: Int,
+                                 into out: UnsafeMutablePointer<Float>) {
+        guard v3 else {
+            MercurialKernels.Hemisphere.render(p, x: x, y: y, width: width, count: count, into: out)
+            return
+        }
+        let q = MercurialKernelsV3.HemisphereParameters(
+            size: p.size, lights: p.lights.map { MercurialKernelsV3.OmniLight(position: $0.position, color: $0.color) },
+            diffuse: p.diffuse, specular: p.specular, shininess: p.shininess, ambient: p.ambient)
+        MercurialKernelsV3.Hemisphere.render(q, x: x, y: y, width: width, count: count, into: out)
+    }
+}

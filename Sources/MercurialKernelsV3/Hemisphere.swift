@@ -1,0 +1,1 @@
+../MercurialKernels/Hemisphere.swift

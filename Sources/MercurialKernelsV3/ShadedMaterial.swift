@@ -1,0 +1,1 @@
+../MercurialKernels/ShadedMaterial.swift
