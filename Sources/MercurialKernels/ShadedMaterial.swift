@@ -68,6 +68,8 @@ public enum ShadedMaterial {
         shading.rgba.withUnsafeBytes { image in
             let img = image.baseAddress!
             let sv = SIMD4<Float>(repeating: s)
+            // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
+            let flat = ShadingImage.bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
             let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
             for y in 0..<height {
                 let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
@@ -85,6 +87,16 @@ public enum ShadedMaterial {
                     // Non-finite gradients count as flat (NaN fails every comparison).
                     gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
                     gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
+                    if !any((gx .!= 0) .| (gy .!= 0)) {
+                        for i in 0..<4 {
+                            var colour = flat
+                            let alpha = mid[2 * (x + i) + 1]
+                            colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
+                            row.storeBytes(of: colour, toByteOffset: 16 * (x + i), as: SIMD4<Float>.self)
+                        }
+                        x += 4
+                        continue
+                    }
                     let nx = -sv * gx, ny = -sv * gy
                     if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
                         for i in 0..<4 { shadePixel(x + i) }
