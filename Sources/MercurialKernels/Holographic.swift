@@ -69,14 +69,16 @@ public enum Holographic {
     @inline(__always)
     public static func cellValue(_ i: Int32, _ j: Int32, seed: UInt32) -> Float { unit(hash(i, j, seed, 3)) }
 
-    /// The Voronoi value at pixel (x, y): the value of the nearest seed (ties: the first found in
-    /// row-major order of the 3×3 neighbourhood).
+    /// The Voronoi value at pixel (x, y): the value of the nearest seed; ties go to the first in
+    /// row-major order. The nearest seed is always within the 5×5 squares around the pixel's own:
+    /// its own square's seed is at most √2 cells away, any square three columns or rows off at
+    /// least two. (This is the plain search; `apply` finds the same seed faster.)
     public static func voronoi(x: Int, y: Int, cell: Float, seed: UInt32) -> Float {
         let px = Float(x) + 0.5, py = Float(y) + 0.5
         let ci = Int32(truncatingIfNeeded: floorInt(px / cell)), cj = Int32(truncatingIfNeeded: floorInt(py / cell))
         var best = Float.infinity, value: Float = 0
-        for dj in Int32(-1)...1 {
-            for di in Int32(-1)...1 {
+        for dj in Int32(-2)...2 {
+            for di in Int32(-2)...2 {
                 let (sx, sy) = seedPoint(ci + di, cj + dj, cell: cell, seed: seed)
                 let d = (sx - px) * (sx - px) + (sy - py) * (sy - py)
                 if d < best { best = d; value = cellValue(ci + di, cj + dj, seed: seed) }
@@ -162,20 +164,22 @@ public enum Holographic {
             let fy = Float(py) + 0.5
             let cj = Int32(truncatingIfNeeded: floorInt(fy / cell))
             // Seeds of the three rows of grid squares around this pixel row, for the run's columns.
-            let firstI = Int32(truncatingIfNeeded: floorInt((Float(x + column) + 0.5) / cell)) - 1
-            let lastI = Int32(truncatingIfNeeded: floorInt((Float(x + column + run - 1) + 0.5) / cell)) + 1
+            let firstI = Int32(truncatingIfNeeded: floorInt((Float(x + column) + 0.5) / cell)) - 2
+            let lastI = Int32(truncatingIfNeeded: floorInt((Float(x + column + run - 1) + 0.5) / cell)) + 2
             let n = Int(lastI - firstI) + 1
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 9 * n) { seeds in
-                // For each square column k and row r (0...2): seed x, seed y, value.
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 15 * n) { seeds in
+                // For each square column k and row r (0..<5, row 2 is this pixel row's): seed x,
+                // seed y, value.
                 for k in 0..<n {
-                    for r in 0..<3 {
-                        let i = firstI + Int32(k), j = cj + Int32(r) - 1
+                    for r in 0..<5 {
+                        let i = firstI + Int32(k), j = cj + Int32(r) - 2
                         let (sx, sy) = seedPoint(i, j, cell: cell, seed: p.seed)
-                        seeds[9 * k + 3 * r] = sx
-                        seeds[9 * k + 3 * r + 1] = sy
-                        seeds[9 * k + 3 * r + 2] = cellValue(i, j, seed: p.seed)
+                        seeds[15 * k + 3 * r] = sx
+                        seeds[15 * k + 3 * r + 1] = sy
+                        seeds[15 * k + 3 * r + 2] = cellValue(i, j, seed: p.seed)
                     }
                 }
+                let top = Float(cj - 1) * cell, bottom = Float(cj + 2) * cell
                 for c in 0..<run {
                     let px = x + column + c
                     let fx = Float(px) + 0.5
@@ -186,24 +190,29 @@ public enum Holographic {
                     } else {
                         let square = floorInt(fx / cell)
                         let ci = square - Int(firstI)
-                        // Nearest seed, ties to the first in row-major order of the 3×3 squares
-                        // (as `voronoi`), whatever order they are examined in. The centre column
-                        // first; a side column only when it could hold something nearer.
-                        var best = Float.infinity, bestKey = 9
+                        // Nearest seed with `voronoi`'s tie rule (first in row-major order of the
+                        // 5×5 squares), whatever order they are examined in: the inner 3×3 first
+                        // (a side column only when it could hold something nearer), the outer ring
+                        // only when the 3×3 block's edge is nearer than the best seed so far.
+                        var best = Float.infinity, bestKey = 25
                         v = 0
-                        @inline(__always) func consider(_ k: Int, _ column: Int) {
-                            for r in 0..<3 {
-                                let s = 9 * k + 3 * r
+                        @inline(__always) func consider(_ column: Int, rows: ClosedRange<Int>) {
+                            for r in rows {
+                                let s = 15 * (ci + column - 2) + 3 * r
                                 let dx = seeds[s] - fx, dy = seeds[s + 1] - fy
                                 let d = dx * dx + dy * dy
-                                let key = 3 * r + column
+                                let key = 5 * r + column
                                 if d < best || (d == best && key < bestKey) { best = d; bestKey = key; v = seeds[s + 2] }
                             }
                         }
-                        consider(ci, 1)
+                        consider(2, rows: 1...3)
                         let toLeft = fx - Float(square) * cell, toRight = Float(square + 1) * cell - fx
-                        if toLeft * toLeft <= best { consider(ci - 1, 0) }
-                        if toRight * toRight <= best { consider(ci + 1, 2) }
+                        if toLeft * toLeft <= best { consider(1, rows: 1...3) }
+                        if toRight * toRight <= best { consider(3, rows: 1...3) }
+                        let edge = min(toLeft + cell, toRight + cell, fy - top, bottom - fy)
+                        if edge * edge <= best {
+                            for column in 0..<5 { consider(column, rows: 0...4) }
+                        }
                     }
                     let colour = Color.hueRGB(hue(plan, value: v, x: px, y: py))
                     output[o] = input[o] * keep + colour.x * strength

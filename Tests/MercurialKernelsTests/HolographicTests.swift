@@ -32,23 +32,39 @@ final class HolographicTests: XCTestCase {
         XCTAssertEqual(Holographic.fract(.infinity), 0)
     }
 
-    /// The cell value is constant over each Voronoi cell: equal to the value of the nearest seed,
-    /// found by brute force over all seeds around.
+    /// Every pixel takes the value of its nearest seed: `voronoi` and the fast search in `apply`
+    /// both equal a brute-force search over all seeds around (ties: first in row-major order).
     func testVoronoiIsNearestSeed() {
-        let cell: Float = 13
-        for y in stride(from: -40, to: 60, by: 3) {
-            for x in stride(from: -30, to: 70, by: 2) {
-                let px = Float(x) + 0.5, py = Float(y) + 0.5
-                var best = Float.infinity, want: Float = 0
-                for j in Int32(-6)...Int32(7) {
-                    for i in Int32(-5)...Int32(8) {
-                        let (sx, sy) = Holographic.seedPoint(i, j, cell: cell, seed: 7)
+        for cell: Float in [2.5, 7, 13] {
+            let range = Int32(-3 - Int(60 / cell))...Int32(3 + Int(100 / cell))
+            var seeds: [(Float, Float, Float)] = []
+            for j in range { for i in range {
+                let (sx, sy) = Holographic.seedPoint(i, j, cell: cell, seed: 7)
+                seeds.append((sx, sy, Holographic.cellValue(i, j, seed: 7)))
+            } }
+            let w = 90, h = 70, x0 = -30, y0 = -25
+            let plan = Holographic.Plan(HolographicParameters(strength: 1, cellSize: cell, displacement: 1, seed: 7),
+                                        extent: (x0, y0, w, h))
+            let input = [Float](repeating: 0, count: 4 * w * h)
+            var out = [Float](repeating: 0, count: 4 * w * h)
+            input.withUnsafeBufferPointer { i in out.withUnsafeMutableBufferPointer { o in
+                Holographic.apply(plan, input: i.baseAddress!, aux: nil, output: o.baseAddress!, x: x0, y: y0, width: w, count: w * h)
+            } }
+            var mismatches = 0
+            for y in y0..<(y0 + h) {
+                for x in x0..<(x0 + w) {
+                    let px = Float(x) + 0.5, py = Float(y) + 0.5
+                    var best = Float.infinity, want: Float = 0
+                    for (sx, sy, v) in seeds {
                         let d = (sx - px) * (sx - px) + (sy - py) * (sy - py)
-                        if d < best { best = d; want = Holographic.cellValue(i, j, seed: 7) }
+                        if d < best { best = d; want = v }
                     }
+                    if Holographic.voronoi(x: x, y: y, cell: cell, seed: 7) != want { mismatches += 1 }
+                    let c = Color.hueRGB(want), i = 4 * ((y - y0) * w + (x - x0))
+                    if out[i] != c.x || out[i + 1] != c.y || out[i + 2] != c.z { mismatches += 1 }
                 }
-                XCTAssertEqual(Holographic.voronoi(x: x, y: y, cell: cell, seed: 7), want, "\(x),\(y)")
             }
+            XCTAssertEqual(mismatches, 0, "cell \(cell)")
         }
     }
 
