@@ -58,15 +58,19 @@ private func enumType(_ typeName: String, _ cases: [EnumCase]) -> GType {
     return g_enum_register_static(typeName, table)
 }
 
-let setProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafePointer<GValue>?,
-                                 UnsafeMutablePointer<GParamSpec>?) -> Void = { object, id, value, _ in
-    guard let object, let value else { return }
+/// The instance and the declared property behind a GObject property id (ids are 1-based indices).
+private func property(_ object: UnsafeMutablePointer<GObject>, _ id: guint) -> (UnsafeMutableRawPointer, Int, Property)? {
     let raw = UnsafeMutableRawPointer(object)
     let specs = registration(of: raw).info.properties
     let index = Int(id) - 1
-    guard specs.indices.contains(index) else { return }
+    return specs.indices.contains(index) ? (raw, index, specs[index]) : nil
+}
+
+let setProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafePointer<GValue>?,
+                                 UnsafeMutablePointer<GParamSpec>?) -> Void = { object, id, value, _ in
+    guard let object, let value, let (raw, index, spec) = property(object, id) else { return }
     let new: PropertyValue
-    switch specs[index].kind {
+    switch spec.kind {
     case .double: new = .number(g_value_get_double(value))
     case .int: new = .number(Double(g_value_get_int(value)))
     case .boolean: new = .number(g_value_get_boolean(value) != 0 ? 1 : 0)
@@ -89,13 +93,9 @@ let setProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafePo
 
 let getProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafeMutablePointer<GValue>?,
                                  UnsafeMutablePointer<GParamSpec>?) -> Void = { object, id, value, _ in
-    guard let object, let value else { return }
-    let raw = UnsafeMutableRawPointer(object)
-    let specs = registration(of: raw).info.properties
-    let index = Int(id) - 1
-    guard specs.indices.contains(index) else { return }
+    guard let object, let value, let (raw, index, spec) = property(object, id) else { return }
     let stored = state(of: raw).contents.withLock { $0.values[index] }
-    switch (specs[index].kind, stored) {
+    switch (spec.kind, stored) {
     case let (.double, .number(v)): g_value_set_double(value, v)
     case let (.int, .number(v)): g_value_set_int(value, gint(v))
     case let (.boolean, .number(v)): g_value_set_boolean(value, v != 0 ? 1 : 0)
