@@ -23,10 +23,14 @@ guard FileManager.default.fileExists(atPath: pluginPath) else {
     exit(2)
 }
 // GEGL loads every .so under a folder: give it a folder holding only the plug-in.
-let stage = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-bench-\(getpid())")
+// (--keep-stage DIR: stage there and keep it, so that a profiler can read the plug-in's symbols.)
+let keptStage = option("--keep-stage")
+let stage = keptStage.map { URL(fileURLWithPath: $0) }
+    ?? FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-bench-\(getpid())")
 try? FileManager.default.createDirectory(at: stage, withIntermediateDirectories: true)
+try? FileManager.default.removeItem(at: stage.appendingPathComponent("mercurial.so"))
 try? FileManager.default.copyItem(atPath: pluginPath, toPath: stage.appendingPathComponent("mercurial.so").path)
-defer { try? FileManager.default.removeItem(at: stage) }
+defer { if keptStage == nil { try? FileManager.default.removeItem(at: stage) } }
 
 Gegl.start(pluginDirectory: stage.path, gpl3: true)
 for op in ["mercurial:height-field-from-mask", "mercurial:shaded-material", "mercurial:hemisphere-light-render",
