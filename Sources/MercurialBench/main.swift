@@ -172,7 +172,7 @@ compare("mercurial:height-field-from-mask core-image R=10",
         [("gegl:distance-transform", "≤ 0.5"), ("native gaussian-blur × multiply chain, 4 levels", "≤ 0.2")])
 compare("mercurial:height-field-from-mask round R=10", [("gegl:distance-transform", "")])
 if let k = t["kernel"] {
-    rows.append(Row(name: "  (core-image kernel alone, 1 thread, whole frame in one block)", seconds: k, versus: "",
+    rows.append(Row(name: "  (core-image kernel alone, baseline build, 1 thread, whole frame in one block)", seconds: k, versus: "",
                     ratio: nil, goal: ""))
 }
 for name in ["harness (gegl:nop)", "gegl:distance-transform", "native gaussian-blur × multiply chain, 4 levels"] { compare(name, []) }
@@ -220,7 +220,7 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         let k = median(samples)
-        rows.append(Row(name: "  (hemisphere kernel alone, 1 thread)", seconds: k,
+        rows.append(Row(name: "  (hemisphere kernel alone, baseline build, 1 thread)", seconds: k,
                         versus: String(format: "%.0f megapixels/s", 1.048576 / k), ratio: nil, goal: ""))
     }
 }
