@@ -32,4 +32,20 @@ enum Accelerated {
             diffuse: p.diffuse, specular: p.specular, shininess: p.shininess, ambient: p.ambient)
         MercurialKernelsV3.Hemisphere.render(q, x: x, y: y, width: width, count: count, into: out)
     }
+
+    /// The foil. `extent` as Holographic.Plan takes it.
+    static func holographic(_ p: MercurialKernels.HolographicParameters, extent: (x: Int, y: Int, width: Int, height: Int)?,
+                            input: UnsafePointer<Float>, aux: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
+                            x: Int, y: Int, width: Int, count: Int) {
+        if v3 {
+            let q = MercurialKernelsV3.HolographicParameters(
+                offset: p.offset, strength: p.strength, cellSize: p.cellSize, displacement: p.displacement,
+                seed: p.seed, sweep: p.sweep, sweepAngle: p.sweepAngle)
+            MercurialKernelsV3.Holographic.apply(MercurialKernelsV3.Holographic.Plan(q, extent: extent), input: input,
+                                                 aux: aux, output: output, x: x, y: y, width: width, count: count)
+        } else {
+            MercurialKernels.Holographic.apply(MercurialKernels.Holographic.Plan(p, extent: extent), input: input,
+                                               aux: aux, output: output, x: x, y: y, width: width, count: count)
+        }
+    }
 }

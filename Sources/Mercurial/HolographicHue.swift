@@ -30,7 +30,8 @@ enum HolographicHue: PointComposerOperation {
     // MARK: Prepare
 
     struct Prepared: Sendable {
-        var plan: Holographic.Plan
+        var parameters: HolographicParameters
+        var extent: Rect?
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
@@ -46,16 +47,15 @@ enum HolographicHue: PointComposerOperation {
         context.setFormat("input", format)
         context.setFormat("output", format)
         context.setFormat("aux", .perceptualYFloat)
-        let bounds = context.sourceBounds("input")
-        return Prepared(plan: Holographic.Plan(parameters, extent: bounds.map { ($0.x, $0.y, $0.width, $0.height) }))
+        return Prepared(parameters: parameters, extent: context.sourceBounds("input"))
     }
 
     // MARK: Process
 
     static func process(_ prepared: Prepared, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
                         output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        Holographic.apply(prepared.plan, input: input, aux: aux, output: output, x: roi.x, y: roi.y,
-                          width: roi.width, count: count)
+        Accelerated.holographic(prepared.parameters, extent: prepared.extent.map { ($0.x, $0.y, $0.width, $0.height) },
+                                input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width, count: count)
     }
 
     // MARK: Keys

@@ -180,48 +180,113 @@ public enum Holographic {
                     }
                 }
                 let top = Float(cj - 1) * cell, bottom = Float(cj + 2) * cell
-                for c in 0..<run {
-                    let px = x + column + c
-                    let fx = Float(px) + 0.5
-                    let o = 4 * (done + c)
-                    var v: Float
-                    if let aux {
-                        v = aux[done + c]
-                    } else {
-                        let square = floorInt(fx / cell)
-                        let ci = square - Int(firstI)
-                        // Nearest seed with `voronoi`'s tie rule (first in row-major order of the
-                        // 5×5 squares), whatever order they are examined in: the inner 3×3 first
-                        // (a side column only when it could hold something nearer), the outer ring
-                        // only when the 3×3 block's edge is nearer than the best seed so far.
-                        var best = Float.infinity, bestKey = 25
-                        v = 0
-                        @inline(__always) func consider(_ column: Int, rows: ClosedRange<Int>) {
-                            for r in rows {
-                                let s = 15 * (ci + column - 2) + 3 * r
-                                let dx = seeds[s] - fx, dy = seeds[s + 1] - fy
-                                let d = dx * dx + dy * dy
-                                let key = 5 * r + column
-                                if d < best || (d == best && key < bestKey) { best = d; bestKey = key; v = seeds[s + 2] }
-                            }
-                        }
-                        consider(2, rows: 1...3)
-                        let toLeft = fx - Float(square) * cell, toRight = Float(square + 1) * cell - fx
-                        if toLeft * toLeft <= best { consider(1, rows: 1...3) }
-                        if toRight * toRight <= best { consider(3, rows: 1...3) }
-                        let edge = min(toLeft + cell, toRight + cell, fy - top, bottom - fy)
-                        if edge * edge <= best {
-                            for column in 0..<5 { consider(column, rows: 0...4) }
+
+                /// The nearest seed's value at fx with `voronoi`'s tie rule (first in row-major
+                /// order of the 5×5 squares), whatever order they are examined in: the inner 3×3
+                /// first (a side column only when it could hold something nearer), the outer ring
+                /// only when the 3×3 block's edge is nearer than the best seed so far.
+                func nearest(_ fx: Float) -> Float {
+                    let square = floorInt(fx / cell)
+                    let ci = square - Int(firstI)
+                    var best = Float.infinity, bestKey = 25
+                    var v: Float = 0
+                    @inline(__always) func consider(_ column: Int, rows: ClosedRange<Int>) {
+                        for r in rows {
+                            let s = 15 * (ci + column - 2) + 3 * r
+                            let dx = seeds[s] - fx, dy = seeds[s + 1] - fy
+                            let d = dx * dx + dy * dy
+                            let key = 5 * r + column
+                            if d < best || (d == best && key < bestKey) { best = d; bestKey = key; v = seeds[s + 2] }
                         }
                     }
-                    let colour = Color.hueRGB(hue(plan, value: v, x: px, y: py))
+                    consider(2, rows: 1...3)
+                    let toLeft = fx - Float(square) * cell, toRight = Float(square + 1) * cell - fx
+                    if toLeft * toLeft <= best { consider(1, rows: 1...3) }
+                    if toRight * toRight <= best { consider(3, rows: 1...3) }
+                    let edge = min(toLeft + cell, toRight + cell, fy - top, bottom - fy)
+                    if edge * edge <= best {
+                        for column in 0..<5 { consider(column, rows: 0...4) }
+                    }
+                    return v
+                }
+
+                @inline(__always) func mix(_ c: Int, _ colour: SIMD3<Float>) {
+                    let o = 4 * (done + c)
                     output[o] = input[o] * keep + colour.x * strength
                     output[o + 1] = input[o + 1] * keep + colour.y * strength
                     output[o + 2] = input[o + 2] * keep + colour.z * strength
                     output[o + 3] = input[o + 3]
                 }
+
+                var c = 0
+                // Eight pixels at a time, one per lane, computing exactly what the one-pixel path
+                // below computes (same operations in the same order, so the grouping never shows).
+                // Used where pixel centres are exact in Float arithmetic.
+                let lanes = V4.scalarCount
+                if aux == nil, abs(Float(x + column)) < 2_000_000, abs(Float(x + column + run)) < 2_000_000,
+                   abs(fy) < 2_000_000 {
+                    let laneOffsets = V4(0, 1, 2, 3, 4, 5, 6, 7)
+                    while c + lanes <= run {
+                        let fx0 = Float(x + column + c) + 0.5
+                        let fxv = V4(repeating: fx0) + laneOffsets
+                        let s0 = floorInt(fx0 / cell), s7 = floorInt((fx0 + Float(lanes - 1)) / cell)
+                        var best = V4(repeating: .infinity), value = V4(repeating: 0)
+                        // Rows, then columns, in increasing order: strict < keeps the first of equals.
+                        for r in 1...3 {
+                            for square in (s0 - 1)...(s7 + 1) {
+                                let s = 15 * (square - Int(firstI)) + 3 * r
+                                let dx = V4(repeating: seeds[s]) - fxv
+                                let dy = seeds[s + 1] - fy
+                                let d = dx * dx + V4(repeating: dy * dy)
+                                let closer = d .< best
+                                best.replace(with: d, where: closer)
+                                value.replace(with: seeds[s + 2], where: closer)
+                            }
+                        }
+                        // A lane whose 3×3 block edge is nearer than its best seed takes the full search.
+                        for l in 0..<lanes {
+                            let fx = fxv[l]
+                            let square = floorInt(fx / cell)
+                            let edge = min(fx - Float(square - 1) * cell, Float(square + 2) * cell - fx, fy - top, bottom - fy)
+                            if edge * edge <= best[l] { value[l] = nearest(fx) }
+                        }
+                        let sweep = (fxv - plan.originX) * plan.sweepX + V4(repeating: (fy - plan.originY) * plan.sweepY)
+                        let h = value * p.displacement + p.offset + sweep
+                        let turns = vectorFract(h)
+                        let x6 = turns * 6
+                        let red = vclamp(vabs(x6 - 3) - 1, 0, 1)
+                        let green = vclamp(2 - vabs(x6 - 2), 0, 1)
+                        let blue = vclamp(2 - vabs(x6 - 4), 0, 1)
+                        for l in 0..<lanes { mix(c + l, SIMD3(red[l], green[l], blue[l])) }
+                        c += lanes
+                    }
+                }
+                while c < run {
+                    let px = x + column + c
+                    let fx = Float(px) + 0.5
+                    let v = aux.map { $0[done + c] } ?? nearest(fx)
+                    mix(c, Color.hueRGB(hue(plan, value: v, x: px, y: py)))
+                    c += 1
+                }
             }
             done += run
         }
     }
+}
+
+/// |v| lane by lane.
+@inline(__always) func vabs(_ v: V4) -> V4 { v.replacing(with: -v, where: v .< 0) }
+
+/// fract lane by lane, equal to `Holographic.fract` for every value (lanes beyond ±2^22 take the
+/// scalar function; below, floor comes from rounding with the 1.5·2^23 trick).
+@inline(__always) func vectorFract(_ x: V4) -> V4 {
+    let small = (x .> -4_194_304) .& (x .< 4_194_304)
+    let rounded = (x + 12_582_912) - 12_582_912
+    let floor = rounded.replacing(with: rounded - 1, where: rounded .> x)
+    var f = x - floor
+    f.replace(with: 0, where: .!((f .>= 0) .& (f .< 1)))
+    if !all(small) {
+        for l in 0..<V4.scalarCount where !small[l] { f[l] = Holographic.fract(x[l]) }
+    }
+    return f
 }
