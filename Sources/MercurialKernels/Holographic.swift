@@ -156,6 +156,14 @@ public enum Holographic {
         }
         let keep = 1 - strength
         let cell = plan.cell
+        // Seeds of the five rows of grid squares around the current pixel row, for every column
+        // the rectangle's rows touch: filled when the row of squares changes (every `cell` rows).
+        let firstI = Int32(truncatingIfNeeded: floorInt((Float(x) + 0.5) / cell)) - 2
+        let lastI = Int32(truncatingIfNeeded: floorInt((Float(x + width - 1) + 0.5) / cell)) + 2
+        let n = Int(lastI - firstI) + 1
+        let seeds = UnsafeMutablePointer<Float>.allocate(capacity: 15 * n)
+        defer { seeds.deallocate() }
+        var seedsRow: Int32? = nil
         var done = 0
         while done < count {
             let row = done / width, column = done % width
@@ -163,11 +171,7 @@ public enum Holographic {
             let py = y + row
             let fy = Float(py) + 0.5
             let cj = Int32(truncatingIfNeeded: floorInt(fy / cell))
-            // Seeds of the three rows of grid squares around this pixel row, for the run's columns.
-            let firstI = Int32(truncatingIfNeeded: floorInt((Float(x + column) + 0.5) / cell)) - 2
-            let lastI = Int32(truncatingIfNeeded: floorInt((Float(x + column + run - 1) + 0.5) / cell)) + 2
-            let n = Int(lastI - firstI) + 1
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 15 * n) { seeds in
+            if seedsRow != cj {
                 // For each square column k and row r (0..<5, row 2 is this pixel row's): seed x,
                 // seed y, value.
                 for k in 0..<n {
@@ -179,6 +183,9 @@ public enum Holographic {
                         seeds[15 * k + 3 * r + 2] = cellValue(i, j, seed: p.seed)
                     }
                 }
+                seedsRow = cj
+            }
+            do {
                 let top = Float(cj - 1) * cell, bottom = Float(cj + 2) * cell
 
                 /// The nearest seed's value at fx with `voronoi`'s tie rule (first in row-major
@@ -243,12 +250,17 @@ public enum Holographic {
                                 value.replace(with: seeds[s + 2], where: closer)
                             }
                         }
-                        // A lane whose 3×3 block edge is nearer than its best seed takes the full search.
-                        for l in 0..<lanes {
-                            let fx = fxv[l]
-                            let square = floorInt(fx / cell)
-                            let edge = min(fx - Float(square - 1) * cell, Float(square + 2) * cell - fx, fy - top, bottom - fy)
-                            if edge * edge <= best[l] { value[l] = nearest(fx) }
+                        // A lane whose 3×3 block edge is nearer than its best seed takes the full search
+                        // (the edge computed as `nearest` computes it; floor by the rounding trick,
+                        // exact here since |fx / cell| < 2^22).
+                        let q = fxv / cell
+                        let rounded = (q + 12_582_912) - 12_582_912
+                        let square = rounded.replacing(with: rounded - 1, where: rounded .> q)
+                        let toLeft = fxv - square * cell, toRight = (square + 1) * cell - fxv
+                        let edge = vmin(vmin(toLeft + cell, toRight + cell), V4(repeating: min(fy - top, bottom - fy)))
+                        let full = edge * edge .<= best
+                        if any(full) {
+                            for l in 0..<lanes where full[l] { value[l] = nearest(fxv[l]) }
                         }
                         let sweep = (fxv - plan.originX) * plan.sweepX + V4(repeating: (fy - plan.originY) * plan.sweepY)
                         let h = value * p.displacement + p.offset + sweep
