@@ -232,8 +232,13 @@ if ["holographic-hue", "cell-noise"].contains(where: wanted) {
                                        "end-y": .double(Double(height)), "start-color": .string("rgb(0.9, 0.3, 0.1)"),
                                        "end-color": .string("rgb(0.1, 0.3, 0.8)")])
     }
+    // The same picture stored perceptually (as GIMP's usual 8-bit layers are): no TRC conversions.
+    let perceptual = Buffer(width: width, height: height, format: "R'G'B'A float",
+                            pixels: picture.pixels(format: "R'G'B'A float", components: 4))
     let foilCases = [
         Case(name: "mercurial:holographic-hue (built-in Voronoi)", source: picture,
+             build: filter("mercurial:holographic-hue", ["strength": .double(0.04), "sweep": .double(1)])),
+        Case(name: "mercurial:holographic-hue on a perceptual-float picture", source: perceptual,
              build: filter("mercurial:holographic-hue", ["strength": .double(0.04), "sweep": .double(1)])),
         Case(name: "gegl:cell-noise alone", source: nil, build: { g, _ in
             let noise = g.add("gegl:cell-noise")
@@ -244,6 +249,7 @@ if ["holographic-hue", "cell-noise"].contains(where: wanted) {
     ]
     for (k, v) in runCases(foilCases) { t[k] = v }
     compare("mercurial:holographic-hue (built-in Voronoi)", [("gegl:cell-noise alone", "≤ 0.3")])
+    compare("mercurial:holographic-hue on a perceptual-float picture", [("gegl:cell-noise alone", "")])
     compare("gegl:cell-noise alone", [])
 }
 
