@@ -48,4 +48,17 @@ enum Accelerated {
                                                aux: aux, output: output, x: x, y: y, width: width, count: count)
         }
     }
+
+    static func shade(heightAlpha: UnsafePointer<Float>, width: Int, height: Int, scale: Float,
+                      shading: MercurialKernels.ShadingImage, into out: UnsafeMutablePointer<Float>) {
+        if v3 {
+            // The image's storage is shared, not copied.
+            let image = MercurialKernelsV3.ShadingImage(width: shading.width, height: shading.height, rgba: shading.rgba)
+            MercurialKernelsV3.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height, scale: scale,
+                                                    shading: image, into: out)
+        } else {
+            MercurialKernels.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height, scale: scale,
+                                                  shading: shading, into: out)
+        }
+    }
 }

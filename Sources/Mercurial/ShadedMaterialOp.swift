@@ -86,7 +86,7 @@ enum ShadedMaterialOp: ComposerOperation {
                     input.read(inside, format: .yaFloat,
                                into: base + 2 * ((inside.y - grown.y) * rowLength + (inside.x - grown.x)), rowLength: rowLength)
                     clampEdges(base, grown: grown, inside: inside)
-                    ShadedMaterial.shade(heightAlpha: base, width: w, height: rows, scale: prepared.scale,
+                    Accelerated.shade(heightAlpha: base, width: w, height: rows, scale: prepared.scale,
                                          shading: shading, into: o.baseAddress!)
                     output.write(Rect(x: roi.x, y: y0, width: w, height: rows), format: .rgbaFloat, from: o.baseAddress!)
                 }

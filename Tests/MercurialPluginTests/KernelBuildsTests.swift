@@ -20,6 +20,8 @@ final class KernelBuildsTests: PluginTestCase {
         let graphs: [[String]] = [
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "radius=9"],
             ["mercurial:hemisphere-light-render", "size=160", "shininess=70"],
+            ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "radius=6",
+             "mercurial:shaded-material", "scale=14"],
             ["gegl:color", "value=rgb(0.3,0.5,0.7)", "gegl:crop", "x=-37", "y=11", "width=203", "height=77",
              "mercurial:holographic-hue", "strength=0.5", "cell-size=5", "sweep=2.5", "seed=9"],
         ]
