@@ -5,7 +5,10 @@ import MercurialKernelsV3
 /// The kernels that gain from wider vectors, run from their x86-64-v3 build (the same sources,
 /// compiled for AVX2) when the CPU has it, else from the baseline build. Both compute each pixel
 /// with the same IEEE operations in the same order (Swift does not fuse multiply-adds), so the
-/// results are identical; the plug-in tests compare the shipped op with the baseline kernels.
+/// results are identical; a plug-in test renders with both builds and compares.
+///
+/// The two builds have distinct (if identical) types, so what a kernel needs is built once, in
+/// prepare, for the build in use: the plans below.
 enum Accelerated {
     static let v3 = HostCPU.isX86_64_v3
 
@@ -21,44 +24,74 @@ enum Accelerated {
         }
     }
 
-    static func renderHemisphere(_ p: MercurialKernels.HemisphereParameters, x: Int, y: Int, width: Int, count: Int,
-                                 into out: UnsafeMutablePointer<Float>) {
-        guard v3 else {
-            MercurialKernels.Hemisphere.render(p, x: x, y: y, width: width, count: count, into: out)
-            return
+    /// The hemisphere's parameters in the build that will render them.
+    enum HemispherePlan: Sendable {
+        case baseline(MercurialKernels.HemisphereParameters)
+        case v3(MercurialKernelsV3.HemisphereParameters)
+
+        init(_ p: MercurialKernels.HemisphereParameters) {
+            guard Accelerated.v3 else { self = .baseline(p); return }
+            self = .v3(MercurialKernelsV3.HemisphereParameters(
+                size: p.size, lights: p.lights.map { MercurialKernelsV3.OmniLight(position: $0.position, color: $0.color) },
+                diffuse: p.diffuse, specular: p.specular, shininess: p.shininess, ambient: p.ambient))
         }
-        let q = MercurialKernelsV3.HemisphereParameters(
-            size: p.size, lights: p.lights.map { MercurialKernelsV3.OmniLight(position: $0.position, color: $0.color) },
-            diffuse: p.diffuse, specular: p.specular, shininess: p.shininess, ambient: p.ambient)
-        MercurialKernelsV3.Hemisphere.render(q, x: x, y: y, width: width, count: count, into: out)
+
+        func render(x: Int, y: Int, width: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+            switch self {
+            case let .baseline(p): MercurialKernels.Hemisphere.render(p, x: x, y: y, width: width, count: count, into: out)
+            case let .v3(p): MercurialKernelsV3.Hemisphere.render(p, x: x, y: y, width: width, count: count, into: out)
+            }
+        }
     }
 
-    /// The foil. `extent` as Holographic.Plan takes it.
-    static func holographic(_ p: MercurialKernels.HolographicParameters, extent: (x: Int, y: Int, width: Int, height: Int)?,
-                            input: UnsafePointer<Float>, aux: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
-                            x: Int, y: Int, width: Int, count: Int) {
-        if v3 {
+    /// The foil's plan (parameters and sweep geometry) in the build that will apply it.
+    enum HolographicPlan: Sendable {
+        case baseline(MercurialKernels.Holographic.Plan)
+        case v3(MercurialKernelsV3.Holographic.Plan)
+
+        init(_ p: MercurialKernels.HolographicParameters, extent: Rect?) {
+            let e = extent.map { (x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            guard Accelerated.v3 else { self = .baseline(MercurialKernels.Holographic.Plan(p, extent: e)); return }
             let q = MercurialKernelsV3.HolographicParameters(
                 offset: p.offset, strength: p.strength, cellSize: p.cellSize, displacement: p.displacement,
                 seed: p.seed, sweep: p.sweep, sweepAngle: p.sweepAngle)
-            MercurialKernelsV3.Holographic.apply(MercurialKernelsV3.Holographic.Plan(q, extent: extent), input: input,
-                                                 aux: aux, output: output, x: x, y: y, width: width, count: count)
-        } else {
-            MercurialKernels.Holographic.apply(MercurialKernels.Holographic.Plan(p, extent: extent), input: input,
-                                               aux: aux, output: output, x: x, y: y, width: width, count: count)
+            self = .v3(MercurialKernelsV3.Holographic.Plan(q, extent: e))
+        }
+
+        func apply(input: UnsafePointer<Float>, aux: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
+                   x: Int, y: Int, width: Int, count: Int) {
+            switch self {
+            case let .baseline(plan):
+                MercurialKernels.Holographic.apply(plan, input: input, aux: aux, output: output, x: x, y: y,
+                                                   width: width, count: count)
+            case let .v3(plan):
+                MercurialKernelsV3.Holographic.apply(plan, input: input, aux: aux, output: output, x: x, y: y,
+                                                     width: width, count: count)
+            }
         }
     }
 
-    static func shade(heightAlpha: UnsafePointer<Float>, width: Int, height: Int, scale: Float,
-                      shading: MercurialKernels.ShadingImage, into out: UnsafeMutablePointer<Float>) {
-        if v3 {
-            // The image's storage is shared, not copied.
-            let image = MercurialKernelsV3.ShadingImage(width: shading.width, height: shading.height, rgba: shading.rgba)
-            MercurialKernelsV3.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height, scale: scale,
-                                                    shading: image, into: out)
-        } else {
-            MercurialKernels.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height, scale: scale,
-                                                  shading: shading, into: out)
+    /// A shading image in the build that will sample it (the pixels are shared, not copied).
+    enum Shading: Sendable {
+        case baseline(MercurialKernels.ShadingImage)
+        case v3(MercurialKernelsV3.ShadingImage)
+
+        init(_ image: MercurialKernels.ShadingImage) {
+            self = Accelerated.v3
+                ? .v3(MercurialKernelsV3.ShadingImage(width: image.width, height: image.height, rgba: image.rgba))
+                : .baseline(image)
+        }
+
+        func shade(heightAlpha: UnsafePointer<Float>, width: Int, height: Int, scale: Float,
+                   into out: UnsafeMutablePointer<Float>) {
+            switch self {
+            case let .baseline(image):
+                MercurialKernels.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height,
+                                                      scale: scale, shading: image, into: out)
+            case let .v3(image):
+                MercurialKernelsV3.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height,
+                                                        scale: scale, shading: image, into: out)
+            }
         }
     }
 }

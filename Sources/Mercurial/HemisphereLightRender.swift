@@ -46,7 +46,7 @@ enum HemisphereLightRender: PointRenderOperation {
     // MARK: Prepare
 
     struct Prepared: Sendable {
-        var parameters: HemisphereParameters
+        var plan: Accelerated.HemispherePlan
     }
 
     static func parameters(_ p: PropertyValues) -> HemisphereParameters {
@@ -67,7 +67,7 @@ enum HemisphereLightRender: PointRenderOperation {
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("output", .rgbaFloat)
         let p = parameters(context.properties)
-        return Prepared(parameters: p)
+        return Prepared(plan: Accelerated.HemispherePlan(p))
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect {
@@ -78,8 +78,7 @@ enum HemisphereLightRender: PointRenderOperation {
     // MARK: Process
 
     static func process(_ prepared: Prepared, output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        Accelerated.renderHemisphere(prepared.parameters, x: roi.x, y: roi.y, width: roi.width, count: count,
-                                     into: output)
+        prepared.plan.render(x: roi.x, y: roi.y, width: roi.width, count: count, into: output)
     }
 
     // MARK: Keys

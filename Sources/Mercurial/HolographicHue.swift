@@ -30,8 +30,7 @@ enum HolographicHue: PointComposerOperation {
     // MARK: Prepare
 
     struct Prepared: Sendable {
-        var parameters: HolographicParameters
-        var extent: Rect?
+        var plan: Accelerated.HolographicPlan
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
@@ -47,15 +46,14 @@ enum HolographicHue: PointComposerOperation {
         context.setFormat("input", format)
         context.setFormat("output", format)
         context.setFormat("aux", .perceptualYFloat)
-        return Prepared(parameters: parameters, extent: context.sourceBounds("input"))
+        return Prepared(plan: Accelerated.HolographicPlan(parameters, extent: context.sourceBounds("input")))
     }
 
     // MARK: Process
 
     static func process(_ prepared: Prepared, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
                         output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        Accelerated.holographic(prepared.parameters, extent: prepared.extent.map { ($0.x, $0.y, $0.width, $0.height) },
-                                input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width, count: count)
+        prepared.plan.apply(input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width, count: count)
     }
 
     // MARK: Keys

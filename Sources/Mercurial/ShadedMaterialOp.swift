@@ -70,7 +70,7 @@ enum ShadedMaterialOp: ComposerOperation {
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let bounds = prepared.inputBounds
-        let shading = shadingImage(aux, bounds: prepared.auxBounds)
+        let shading = Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds))
         let w = roi.width, rowLength = w + 2
         var window = [Float](repeating: 0, count: rowLength * (stripRows + 2) * 2)
         var out = [Float](repeating: 0, count: w * stripRows * 4)
@@ -86,8 +86,7 @@ enum ShadedMaterialOp: ComposerOperation {
                     input.read(inside, format: .yaFloat,
                                into: base + 2 * ((inside.y - grown.y) * rowLength + (inside.x - grown.x)), rowLength: rowLength)
                     clampEdges(base, grown: grown, inside: inside)
-                    Accelerated.shade(heightAlpha: base, width: w, height: rows, scale: prepared.scale,
-                                         shading: shading, into: o.baseAddress!)
+                    shading.shade(heightAlpha: base, width: w, height: rows, scale: prepared.scale, into: o.baseAddress!)
                     output.write(Rect(x: roi.x, y: y0, width: w, height: rows), format: .rgbaFloat, from: o.baseAddress!)
                 }
             }
