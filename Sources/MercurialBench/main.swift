@@ -199,12 +199,16 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
             g.connect(src!, to: op, pad: "aux")
             return op
         }),
+        // What any op writing 3840×2160 RGBA float from this input costs here: the floor for the two above.
+        Case(name: "floor: gegl:invert-linear on the same height field", source: heights,
+             build: filter("gegl:invert-linear")),
         Case(name: "mercurial:hemisphere-light-render 1024², 4 lights", source: nil, size: (1024, 1024),
              build: { g, _ in g.add("mercurial:hemisphere-light-render", ["size": .int(1024)]) }),
     ]
     for (k, v) in runCases(shadingCases) { t[k] = v }
     compare("mercurial:shaded-material, aux = hemisphere 512²", [("gegl:bump-map, aux = the same height field", "≤ 0.25")])
     compare("gegl:bump-map, aux = the same height field", [])
+    compare("floor: gegl:invert-linear on the same height field", [("gegl:bump-map, aux = the same height field", "")])
     if let s = t["mercurial:hemisphere-light-render 1024², 4 lights"] {
         rows.append(Row(name: "mercurial:hemisphere-light-render 1024², 4 lights", seconds: s,
                         versus: String(format: "%.0f megapixels/s", 1.048576 / s), ratio: nil, goal: "≥ 100 MP/s"))
