@@ -15,16 +15,6 @@ extension Rect {
     }
 }
 
-/// How pixels outside a buffer's extent read.
-public enum Abyss: Sendable {
-    /// Transparent black (all components 0).
-    case none
-    /// The nearest edge pixel.
-    case clamp
-
-    var gegl: GeglAbyssPolicy { self == .none ? GEGL_ABYSS_NONE : GEGL_ABYSS_CLAMP }
-}
-
 /// Looks a babl format up by name. babl returns the same pointer for a name for the life of the
 /// process, so nothing is freed.
 @inline(__always)
@@ -37,21 +27,16 @@ public struct InputBuffer {
     // Why a raw pointer: GEGL owns the buffer; it lives for the duration of the process call.
     let buffer: OpaquePointer
 
-    /// The region holding data; outside it the abyss policy decides.
-    public var extent: Rect {
-        guard let r = gegl_buffer_get_extent(buffer) else { return .empty }
-        return Rect(r.pointee)
-    }
-
     /// Reads `rect` in `format` into `destination`, which holds rect.count × components floats.
+    /// Pixels outside the buffer's extent read as 0 (GEGL's "none" abyss).
     /// With `scale` < 1, `rect` is in scaled coordinates and GEGL resamples (box-filtered).
     /// `rowLength` is the distance between rows of `destination` in pixels (default: rect.width).
     public func read(_ rect: Rect, format: PixelFormat, into destination: UnsafeMutablePointer<Float>,
-                     abyss: Abyss = .none, scale: Double = 1, rowLength: Int? = nil) {
+                     scale: Double = 1, rowLength: Int? = nil) {
         guard !rect.isEmpty else { return }
         var r = rect.gegl
         let stride = rowLength.map { gint($0 * format.components * MemoryLayout<Float>.size) } ?? gint(GEGL_AUTO_ROWSTRIDE)
-        gegl_buffer_get(buffer, &r, scale, bablFormat(format), destination, stride, abyss.gegl)
+        gegl_buffer_get(buffer, &r, scale, bablFormat(format), destination, stride, GEGL_ABYSS_NONE)
     }
 }
 

@@ -142,7 +142,6 @@ func installCallbacks(_ operation: OperationRegistration, klass: UnsafeMutableRa
     // Every process function here only reads shared state: GEGL may split regions across threads.
     opClass.pointee.threaded = 1
     opClass.pointee.prepare = prepareCallback
-    if operation.info.cached { opClass.pointee.cache_policy = guint(GEGL_CACHE_POLICY_ALWAYS.rawValue) }
 
     switch operation.base {
     case .pointFilter:

@@ -53,14 +53,10 @@ public struct OperationInfo: Sendable {
     /// Label and description of the aux pad, for composers.
     public let auxLabel: String?
     public let auxDescription: String?
-    /// Ask GEGL to keep this op's output in a cache: for outputs that consumers read again and
-    /// again (a shading image read whole by every tile of the op it feeds).
-    public let cached: Bool
 
     public init(name: String, title: String, categories: [String], description: String,
                 properties: [Property], keys: [(String, String)] = [],
-                auxLabel: String? = nil, auxDescription: String? = nil, cached: Bool = false) {
-        self.cached = cached
+                auxLabel: String? = nil, auxDescription: String? = nil) {
         self.name = name
         self.title = title
         self.categories = categories
@@ -88,7 +84,6 @@ public struct PixelFormat: Sendable, Equatable {
     }
     public static let rgbaFloat = PixelFormat("RGBA float", components: 4)
     public static let perceptualRGBAFloat = PixelFormat("R'G'B'A float", components: 4)
-    public static let perceptualYAFloat = PixelFormat("Y'A float", components: 2)
     public static let perceptualYFloat = PixelFormat("Y' float", components: 1)
     public static let yFloat = PixelFormat("Y float", components: 1)
     public static let yaFloat = PixelFormat("YA float", components: 2)

@@ -12,14 +12,14 @@ import MercurialKernelsV3
 enum Accelerated {
     static let v3 = HostCPU.isX86_64_v3
 
-    static func coreImageRows(width: Int, height: Int, sigmas: [Double],
+    static func coreImageRows(width: Int, height: Int, weights: [[Float]],
                               readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                               emit: (Int, UnsafePointer<Float>) -> Void) {
         if v3 {
-            MercurialKernelsV3.HeightField.coreImageRows(width: width, height: height, sigmas: sigmas,
+            MercurialKernelsV3.HeightField.coreImageRows(width: width, height: height, weights: weights,
                                                          readRows: readRows, emit: emit)
         } else {
-            MercurialKernels.HeightField.coreImageRows(width: width, height: height, sigmas: sigmas,
+            MercurialKernels.HeightField.coreImageRows(width: width, height: height, weights: weights,
                                                        readRows: readRows, emit: emit)
         }
     }

@@ -25,12 +25,15 @@ enum HeightFieldFromMask: AreaFilterOperation {
     struct Prepared: Sendable {
         var channel: MaskChannel
         var parameters: HeightFieldParameters
+        /// Core Image profile: the Gaussian weights of each level, built once per render.
+        var weights: [[Float]]
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         let p = context.properties
-        let prepared = Prepared(channel: p.choice("mask"),
-                                parameters: HeightFieldParameters(radius: p.double("radius"), profile: p.choice("profile")))
+        let parameters = HeightFieldParameters(radius: p.double("radius"), profile: p.choice("profile"))
+        let prepared = Prepared(channel: p.choice("mask"), parameters: parameters,
+                                weights: parameters.sigmas.map(HeightField.gaussianWeights))
         context.setFormat("input", .yaFloat)
         context.setFormat("output", .yFloat)
         context.setHalo(prepared.parameters.halo)
@@ -66,7 +69,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
                 while done < count {
                     let rows = min(HeightField.readBatch, count - done)
                     input.read(Rect(x: window.x, y: window.y + first + done, width: window.width, height: rows),
-                               format: .yaFloat, into: buffer.baseAddress!, abyss: .none)
+                               format: .yaFloat, into: buffer.baseAddress!)
                     prepared.channel.extract(luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
                                              count: rows * window.width)
                     done += rows
@@ -93,7 +96,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
                 firstRow += pending
                 pending = 0
             }
-            Accelerated.coreImageRows(width: window.width, height: window.height, sigmas: prepared.parameters.sigmas,
+            Accelerated.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
                                       readRows: readMask) { _, row in
                 (base + pending * block.width).update(from: row, count: block.width)
                 pending += 1

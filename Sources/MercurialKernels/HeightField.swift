@@ -91,7 +91,7 @@ public enum HeightField {
         if parameters.returnsMask { return mask }
         switch parameters.profile {
         case .coreImage:
-            return coreImage(mask: mask, sigmas: parameters.sigmas, halo: halo)
+            return coreImage(mask: mask, weights: parameters.sigmas.map(gaussianWeights), halo: halo)
         case .round, .linear, .smooth:
             return DistanceBevel.compute(mask: mask, radius: Float(parameters.effectiveRadius),
                                          profile: parameters.profile, halo: halo)
@@ -100,16 +100,12 @@ public enum HeightField {
 
     // MARK: Core Image profile
 
-    /// Clamps mask values into [0, 1] in place; NaN reads as 0, +∞ as 1.
-    public static func sanitize(_ mask: UnsafeMutableBufferPointer<Float>) {
-        for i in mask.indices { mask[i] = sanitizedMask(mask[i]) }
-    }
 
-    static func coreImage(mask: Plane, sigmas: [Double], halo: Int) -> Plane {
+    static func coreImage(mask: Plane, weights: [[Float]], halo: Int) -> Plane {
         var out = Plane(width: mask.width - 2 * halo, height: mask.height - 2 * halo)
         mask.pixels.withUnsafeBufferPointer { m in
             out.pixels.withUnsafeMutableBufferPointer { o in
-                coreImageRows(width: mask.width, height: mask.height, sigmas: sigmas, readRows: { first, count, into in
+                coreImageRows(width: mask.width, height: mask.height, weights: weights, readRows: { first, count, into in
                     into.update(from: m.baseAddress! + first * mask.width, count: count * mask.width)
                 }, emit: { y, row in
                     (o.baseAddress! + y * out.width).update(from: row, count: out.width)
@@ -133,10 +129,10 @@ public enum HeightField {
     /// `readRows(first, count, into)` must write `count` mask rows of `width` values (any floats:
     /// they are sanitized here). `emit(y, row)` receives output row y (0-based, `width − 2·halo`
     /// values) in increasing order.
-    public static func coreImageRows(width w: Int, height h: Int, sigmas: [Double],
+    /// `weights`: one-sided Gaussian weights per level (`gaussianWeights` of each σ), built once.
+    public static func coreImageRows(width w: Int, height h: Int, weights: [[Float]],
                                      readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                                      emit: (Int, UnsafePointer<Float>) -> Void) {
-        let weights = sigmas.map(gaussianWeights)
         let radii = weights.map { $0.count - 1 }
         let levels = weights.count
         let halo = radii.reduce(0, +)

@@ -107,19 +107,6 @@ public enum Color {
 }
 
 public enum Hemisphere {
-    /// Exact Blinn shading of the sphere at normal N (unit vector, z ≥ 0): linear RGB.
-    public static func shade(normal n: SIMD3<Float>, _ p: HemisphereParameters) -> SIMD3<Float> {
-        var c = p.ambient * p.diffuse
-        let e = SIMD3<Float>(0, 0, 1)
-        for light in p.lights {
-            let l = normalize(light.position - n)
-            let h = normalize(l + e)
-            let nl = max(dot(n, l), 0), nh = max(dot(n, h), 0)
-            c += p.diffuse * nl * light.color + p.specular * pow(nh, p.shininess) * light.color
-        }
-        return c
-    }
-
     /// Renders `count` pixels of the row-major rectangle whose first pixel is (x, y) and whose rows
     /// are `width` long, into RGBA (straight alpha, linear light). Each pixel depends on its own
     /// position only. Eight pixels of a row are shaded at a time, one per vector lane; the specular
@@ -204,10 +191,4 @@ public enum Hemisphere {
             i += V4.scalarCount
         }
     }
-}
-
-@inline(__always) func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
-@inline(__always) func normalize(_ a: SIMD3<Float>) -> SIMD3<Float> {
-    let l = dot(a, a).squareRoot()
-    return l > 0 ? a / l : a
 }

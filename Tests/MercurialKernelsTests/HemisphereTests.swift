@@ -21,6 +21,9 @@ func referenceBlinn(u: Double, v: Double, _ p: HemisphereParameters) -> [Double]
     return c
 }
 
+func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
+func normalize(_ a: SIMD3<Float>) -> SIMD3<Float> { a / dot(a, a).squareRoot() }
+
 final class HemisphereTests: XCTestCase {
     func render(_ p: HemisphereParameters, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> [Float] {
         let w = width ?? p.size, h = height ?? p.size
