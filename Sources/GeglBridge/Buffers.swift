@@ -50,6 +50,49 @@ public struct OutputBuffer {
         var r = rect.gegl
         gegl_buffer_set(buffer, &r, 0, bablFormat(format), source, gint(GEGL_AUTO_ROWSTRIDE))
     }
+
+    /// A piece of the output to fill: `rect` (rows of rect.width pixels, contiguous at `pixels`) and
+    /// the rows of the filled region that share its tile (`rect` is that whole band, or one row of it).
+    public struct Piece {
+        public let rect: Rect
+        public let pixels: UnsafeMutablePointer<Float>
+        public let tileRows: Range<Int>
+    }
+
+    /// Fills `rect` in `format` with no copy: `body` writes each piece's pixels where GEGL keeps
+    /// them (the tile itself when the format is the buffer's). GEGL hands out whole tiles, and the
+    /// partial tiles at the region's edges one row at a time, top to bottom, so a caller can read
+    /// what a partial tile needs once, on its first row (`tileRows`).
+    public func fill(_ rect: Rect, format: PixelFormat, _ body: (Piece) -> Void) {
+        guard !rect.isEmpty else { return }
+        var r = rect.gegl
+        let (tileHeight, shiftY) = (intProperty("tile-height"), intProperty("shift-y"))
+        guard tileHeight > 0,
+              let iterator = gegl_buffer_iterator_new(buffer, &r, 0, bablFormat(format), GEGL_ACCESS_WRITE,
+                                                      GEGL_ABYSS_NONE, 1) else { return }
+        // Why the offset: GeglBufferIterator ends in a flexible array of items that Swift does not
+        // import; the first item starts right after the struct's fixed fields (its size, rounded
+        // to its pointer alignment).
+        let item = UnsafeRawPointer(iterator) + MemoryLayout<GeglBufferIterator>.stride
+        while gegl_buffer_iterator_next(iterator) != 0 {
+            let piece = item.load(as: GeglBufferIteratorItem.self)
+            guard let data = piece.data else { continue }
+            let pieceRect = Rect(piece.roi)
+            let top = Int((Double(pieceRect.y + shiftY) / Double(tileHeight)).rounded(.down)) * tileHeight - shiftY
+            let rows = max(top, rect.y)..<min(top + tileHeight, rect.maxY)
+            body(Piece(rect: pieceRect, pixels: data.assumingMemoryBound(to: Float.self), tileRows: rows))
+        }
+    }
+
+    /// An integer GObject property of the buffer ("tile-height", "shift-y").
+    private func intProperty(_ name: String) -> Int {
+        var value = GValue()
+        g_value_init(&value, fundamental(6))
+        defer { g_value_unset(&value) }
+        // Why the cast: GeglBuffer is a GObject; the property getter takes the base type.
+        g_object_get_property(UnsafeMutablePointer<GObject>(buffer), name, &value)
+        return Int(g_value_get_int(&value))
+    }
 }
 
 /// What bounding-box and region callbacks may ask: the properties and the inputs' extents.
@@ -61,6 +104,11 @@ public struct OperationContext {
     public func sourceBounds(_ pad: String) -> Rect? {
         guard let r = gegl_operation_source_get_bounding_box(operation, pad) else { return nil }
         return Rect(r.pointee)
+    }
+
+    /// What the last `prepare` of this operation built, if it has run (nil before, or for another type).
+    public func prepared<P: Sendable>(as type: P.Type) -> P? {
+        state(of: UnsafeMutableRawPointer(operation)).contents.withLock { $0.prepared } as? P
     }
 }
 

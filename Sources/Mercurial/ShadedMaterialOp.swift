@@ -23,6 +23,9 @@ enum ShadedMaterialOp: ComposerOperation {
         var scale: Float
         var inputBounds: Rect
         var auxBounds: Rect?
+        /// The shading image, read from aux by the first process call of this preparation and
+        /// shared by the rest (every tile reads the whole aux image).
+        let shading = Memo<Accelerated.Shading>()
     }
 
     static func usableAux(_ r: Rect?) -> Rect? {
@@ -43,9 +46,13 @@ enum ShadedMaterialOp: ComposerOperation {
         context.sourceBounds("input") ?? .empty
     }
 
-    /// One pixel around the output on the height field; the whole shading image.
+    /// One pixel around the output on the height field; the whole shading image — until a process
+    /// call of this preparation has read it: then nothing more, so GEGL does not render the aux
+    /// image again for every later chunk.
     static func requiredForOutput(_ context: OperationContext, pad: String, roi: Rect) -> Rect {
-        pad == "aux" ? (usableAux(context.sourceBounds("aux")) ?? .empty) : roi.grown(by: 1)
+        guard pad == "aux" else { return roi.grown(by: 1) }
+        if context.prepared(as: Prepared.self)?.shading.value != nil { return .empty }
+        return usableAux(context.sourceBounds("aux")) ?? .empty
     }
 
     // MARK: Process
@@ -64,33 +71,45 @@ enum ShadedMaterialOp: ComposerOperation {
         return ShadingImage(width: w, height: h, rgba: rgba)
     }
 
-    /// Output rows shaded per strip: the strip and its two extra input rows stay in cache.
-    static let stripRows = 32
-
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let bounds = prepared.inputBounds
-        let shading = Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds))
-        let w = roi.width, rowLength = w + 2
-        var window = [Float](repeating: 0, count: rowLength * (stripRows + 2) * 2)
-        var out = [Float](repeating: 0, count: w * stripRows * 4)
-        window.withUnsafeMutableBufferPointer { win in
-            out.withUnsafeMutableBufferPointer { o in
-                for y0 in stride(from: roi.y, to: roi.maxY, by: stripRows) {
-                    let rows = min(stripRows, roi.maxY - y0)
-                    // The strip grown by one pixel; outside the height field, its edge pixels repeat.
-                    let grown = Rect(x: roi.x - 1, y: y0 - 1, width: rowLength, height: rows + 2)
-                    let inside = grown.intersection(bounds)
-                    guard !inside.isEmpty else { continue }
-                    let base = win.baseAddress!
-                    input.read(inside, format: .yaFloat,
-                               into: base + 2 * ((inside.y - grown.y) * rowLength + (inside.x - grown.x)), rowLength: rowLength)
-                    clampEdges(base, grown: grown, inside: inside)
-                    shading.shade(heightAlpha: base, width: w, height: rows, scale: prepared.scale, into: o.baseAddress!)
-                    output.write(Rect(x: roi.x, y: y0, width: w, height: rows), format: .rgbaFloat, from: o.baseAddress!)
+        let shading = prepared.shading.value { Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds)) }
+        // The output is shaded straight into GEGL's tiles. `window` holds the height field around
+        // `block`: a whole tile, or the band of a partial tile that GEGL hands out row by row.
+        var window: [Float] = []
+        var block = Rect.empty
+        output.fill(roi, format: .rgbaFloat) { piece in
+            let r = piece.rect
+            if !(r.x == block.x && r.width == block.width && r.y >= block.y && r.maxY <= block.maxY) {
+                let bandEnd = piece.tileRows.contains(r.y) ? max(piece.tileRows.upperBound, r.maxY) : r.maxY
+                block = Rect(x: r.x, y: r.y, width: r.width, height: bandEnd - r.y)
+                let needed = (block.width + 2) * (block.height + 2) * 2
+                if window.count < needed { window = [Float](repeating: 0, count: needed) }
+                guard window.withUnsafeMutableBufferPointer({ readGrown(input, block, bounds: bounds, into: $0.baseAddress!) }) else {
+                    // Nothing of the height field around this piece (GEGL asked beyond the extent): transparent.
+                    piece.pixels.update(repeating: 0, count: r.count * 4)
+                    block = .empty
+                    return
                 }
             }
+            window.withUnsafeBufferPointer { w in
+                shading.shade(heightAlpha: w.baseAddress! + 2 * (r.y - block.y) * (block.width + 2), width: r.width,
+                              height: r.height, scale: prepared.scale, into: piece.pixels)
+            }
         }
+    }
+
+    /// Reads (height, alpha) for `block` grown by one pixel, rows of block.width + 2 pixels; outside
+    /// the height field its edge pixels repeat. False when `block` is nowhere near the height field.
+    static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, into p: UnsafeMutablePointer<Float>) -> Bool {
+        let grown = block.grown(by: 1)
+        let inside = grown.intersection(bounds)
+        guard !inside.isEmpty else { return false }
+        input.read(inside, format: .yaFloat, into: p + 2 * ((inside.y - grown.y) * grown.width + (inside.x - grown.x)),
+                   rowLength: grown.width)
+        clampEdges(p, grown: grown, inside: inside)
+        return true
     }
 
     /// Fills the part of `grown` outside `inside` with the nearest pixel of `inside` (2 floats each).
