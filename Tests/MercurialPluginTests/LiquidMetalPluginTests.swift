@@ -144,6 +144,42 @@ final class LiquidMetalPluginTests: PluginTestCase {
         for r in results.dropFirst() { XCTAssertEqual(r, results[0]) }
     }
 
+    /// The shading image is read once per preparation and shared by later chunks: rendering in
+    /// many small chunks (GEGL's processor, as for gegl:write-buffer) gives the kernels' result, and
+    /// a change of the aux image between renders of the same graph shows in the next one.
+    func testChunkedRendersFollowAuxChanges() {
+        let (buffer, plane) = maskBuffer(width: 160, height: 120)
+        let (g, shaded) = liquidMetal(buffer, aux: true)
+        let sphere = g.add("mercurial:hemisphere-light-render", ["size": .int(256)])
+        g.connect(sphere, to: shaded, pad: "aux")
+        func processInChunks() -> [Float] {
+            let out = Buffer(x: -4, y: 9, width: 160, height: 120, format: "RGBA float")
+            let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
+            g.link(shaded, sink)
+            Gegl.configure("chunk-size", 1500)
+            defer { Gegl.configure("chunk-size", 512 * 512) }
+            g.process(sink)
+            return out.pixels(format: "RGBA float", components: 4)
+        }
+        var p = HemisphereParameters.studio
+        p.size = 256
+        let first = processInChunks()
+        XCTAssertTrue(first == expected(plane, sphere: ShadingImage.render(p), scale: 10), "chunked render ≠ kernels")
+        g.set(sphere, "light1-hue", .double(200))
+        var specs = LightSpec.studio
+        specs[0].hue = 200
+        p.lights = specs.filter(\.enabled).map(\.light)
+        let second = processInChunks()
+        XCTAssertTrue(second != first, "the aux change did not show")
+        XCTAssertTrue(second == expected(plane, sphere: ShadingImage.render(p), scale: 10), "render after the change ≠ kernels")
+        // A new aux node takes the place of the old one: the next render reads it.
+        let small = g.add("mercurial:hemisphere-light-render", ["size": .int(64)])
+        g.connect(small, to: shaded, pad: "aux")
+        p = HemisphereParameters.studio
+        p.size = 64
+        XCTAssertTrue(processInChunks() == expected(plane, sphere: ShadingImage.render(p), scale: 10), "new aux node not read")
+    }
+
     func testMissingInputGivesEmptyOutput() {
         let g = Graph()
         let shaded = g.add("mercurial:shaded-material")
