@@ -207,6 +207,34 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
     ]
     for (k, v) in runCases(shadingCases) { t[k] = v }
     compare("mercurial:shaded-material, aux = hemisphere 512²", [("gegl:bump-map, aux = the same height field", "≤ 0.25")])
+    if wanted("shaded-material") {
+        // The shading kernel alone, one thread, whole frame, on the same height field and sphere.
+        let ya = heights.pixels(format: "YA float", components: 2)
+        var ha = [Float](repeating: 0, count: (width + 2) * (height + 2) * 2)
+        for y in 0..<(height + 2) {
+            let sy = min(max(y - 1, 0), height - 1)
+            for x in 0..<(width + 2) {
+                let sx = min(max(x - 1, 0), width - 1)
+                ha[2 * (y * (width + 2) + x)] = ya[2 * (sy * width + sx)]
+                ha[2 * (y * (width + 2) + x) + 1] = ya[2 * (sy * width + sx) + 1]
+            }
+        }
+        let sphere = ShadingImage.render(.studio)
+        var out = [Float](repeating: 0, count: width * height * 4)
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            ha.withUnsafeBufferPointer { a in
+                out.withUnsafeMutableBufferPointer {
+                    ShadedMaterial.shade(heightAlpha: a.baseAddress!, width: width, height: height, scale: 10,
+                                         shading: sphere, into: $0.baseAddress!)
+                }
+            }
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        rows.append(Row(name: "  (shading kernel alone, baseline build, 1 thread, whole frame)", seconds: median(samples),
+                        versus: "", ratio: nil, goal: ""))
+    }
     compare("gegl:bump-map, aux = the same height field", [])
     compare("floor: gegl:invert-linear on the same height field", [("gegl:bump-map, aux = the same height field", "")])
     if let s = t["mercurial:hemisphere-light-render 1024², 4 lights"] {

@@ -71,6 +71,10 @@ public enum ShadedMaterial {
             // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
             let flat = ShadingImage.bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
             let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
+            // Four flat opaque pixels, and which lanes of a (height, alpha) × 4 vector hold alphas.
+            let flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
+            let alphaLanes = SIMD8<Int32>(0, 1, 0, 1, 0, 1, 0, 1) .!= 0
+            let heightLanes = .!alphaLanes
             for y in 0..<height {
                 let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
                 let down = ha + 2 * ((y + 2) * stride + 1)
@@ -79,10 +83,32 @@ public enum ShadedMaterial {
                 // Four pixels at a time: the normal and the sample position as vectors, then one
                 // RGBA vector per bilinear corner.
                 while x + 4 <= width {
-                    let left = SIMD4(mid[2 * x - 2], mid[2 * x], mid[2 * x + 2], mid[2 * x + 4])
-                    let right = SIMD4(mid[2 * x + 2], mid[2 * x + 4], mid[2 * x + 6], mid[2 * x + 8])
-                    let above = SIMD4(up[2 * x], up[2 * x + 2], up[2 * x + 4], up[2 * x + 6])
-                    let below = SIMD4(down[2 * x], down[2 * x + 2], down[2 * x + 4], down[2 * x + 6])
+                    // (height, alpha) of four pixels and of their neighbours, one vector each.
+                    let l8 = UnsafeRawPointer(mid + 2 * x - 2).loadUnaligned(as: SIMD8<Float>.self)
+                    let r8 = UnsafeRawPointer(mid + 2 * x + 2).loadUnaligned(as: SIMD8<Float>.self)
+                    let u8 = UnsafeRawPointer(up + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+                    let d8 = UnsafeRawPointer(down + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+                    // Most of a height field is flat (equal neighbours: zero gradient). Such groups
+                    // take the centre sample; opaque ones (alpha exactly 1) need no per-pixel work.
+                    if all(((l8 .== r8) .& (u8 .== d8)) .| alphaLanes) {
+                        let c8 = UnsafeRawPointer(mid + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+                        if all((c8 .== 1) .| heightLanes) {
+                            row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                        } else {
+                            for i in 0..<4 {
+                                var colour = flat
+                                let alpha = c8[2 * i + 1]
+                                colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
+                                row.storeBytes(of: colour, toByteOffset: 16 * (x + i), as: SIMD4<Float>.self)
+                            }
+                        }
+                        x += 4
+                        continue
+                    }
+                    let left = SIMD4(l8[0], l8[2], l8[4], l8[6])
+                    let right = SIMD4(r8[0], r8[2], r8[4], r8[6])
+                    let above = SIMD4(u8[0], u8[2], u8[4], u8[6])
+                    let below = SIMD4(d8[0], d8[2], d8[4], d8[6])
                     var gx = (right - left) * 0.5, gy = (below - above) * 0.5
                     // Non-finite gradients count as flat (NaN fails every comparison).
                     gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))

@@ -201,6 +201,52 @@ final class ShadedMaterialTests: XCTestCase {
         XCTAssertLessThan(steep[4 * 4 + 3], 0.6)
     }
 
+    /// Every pixel of a mixed block — flat and sloped groups of four, a row tail, alphas in and out
+    /// of [0, 1], NaN — against the formula evaluated pixel by pixel through `sample`.
+    func testMixedBlockMatchesFormulaPerPixel() {
+        let w = 23, h = 9, s: Float = 7
+        let sphere = ShadingImage.render(HemisphereParameters(size: 40, lights: LightSpec.studio.map(\.light),
+                                                              diffuse: SIMD3(0.6, 0.6, 0.6), specular: SIMD3(1, 1, 1),
+                                                              shininess: 30, ambient: 0.1))
+        func height(_ x: Int, _ y: Int) -> Float {
+            if x < 8 { return 0.5 }                                     // flat
+            if x < 12 { return y == 4 ? 0.7 : 0.5 }                     // one bump
+            return 0.03 * Float((x - 12) * (x - 12)) - 0.02 * Float(y) // sloped everywhere
+        }
+        let alphas: [Float] = [1, 0.25, 1, .nan, 2, -1, 1, .infinity, 0.5]
+        var ha = [Float](repeating: 0, count: (w + 2) * (h + 2) * 2)
+        for y in 0..<(h + 2) {
+            for x in 0..<(w + 2) {
+                let cx = min(max(x - 1, 0), w - 1), cy = min(max(y - 1, 0), h - 1)
+                ha[2 * (y * (w + 2) + x)] = height(cx, cy)
+                ha[2 * (y * (w + 2) + x) + 1] = alphas[(cx + 2 * cy) % alphas.count]
+            }
+        }
+        var out = [Float](repeating: 0, count: w * h * 4)
+        ha.withUnsafeBufferPointer { a in
+            out.withUnsafeMutableBufferPointer {
+                ShadedMaterial.shade(heightAlpha: a.baseAddress!, width: w, height: h, scale: s, shading: sphere,
+                                     into: $0.baseAddress!)
+            }
+        }
+        var sample = [Float](repeating: 0, count: 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let gx = (height(min(x + 1, w - 1), y) - height(max(x - 1, 0), y)) / 2
+                let gy = (height(x, min(y + 1, h - 1)) - height(x, max(y - 1, 0))) / 2
+                let n = SIMD3<Float>(-s * gx, -s * gy, 1)
+                let len = (n * n).sum().squareRoot()
+                sphere.sample((n.x / len + 1) / 2 * 40, (n.y / len + 1) / 2 * 40, into: &sample)
+                let a = alphas[(x + 2 * y) % alphas.count]
+                sample[3] *= a.isFinite ? min(max(a, 0), 1) : 0 // a non-finite alpha counts as 0
+                for k in 0..<4 {
+                    XCTAssertEqual(out[4 * (y * w + x) + k], sample[k], accuracy: 2e-6, "pixel \(x), \(y) channel \(k)")
+                }
+            }
+        }
+        XCTAssertTrue(out.allSatisfy(\.isFinite))
+    }
+
     func testNonFiniteHeightsAndScales() {
         let out = shade({ x, _ in x == 2 ? .nan : (x == 3 ? .infinity : 0) }, width: 6, height: 3, scale: 10)
         XCTAssertTrue(out.allSatisfy(\.isFinite))
