@@ -82,15 +82,15 @@ enum Accelerated {
                 : .baseline(image)
         }
 
-        func shade(heightAlpha: UnsafePointer<Float>, width: Int, height: Int, scale: Float,
+        func shade(heightAlpha: UnsafePointer<Float>, rowLength: Int, width: Int, height: Int, scale: Float,
                    into out: UnsafeMutablePointer<Float>) {
             switch self {
             case let .baseline(image):
-                MercurialKernels.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height,
-                                                      scale: scale, shading: image, into: out)
+                MercurialKernels.ShadedMaterial.shade(heightAlpha: heightAlpha, rowLength: rowLength, width: width,
+                                                      height: height, scale: scale, shading: image, into: out)
             case let .v3(image):
-                MercurialKernelsV3.ShadedMaterial.shade(heightAlpha: heightAlpha, width: width, height: height,
-                                                        scale: scale, shading: image, into: out)
+                MercurialKernelsV3.ShadedMaterial.shade(heightAlpha: heightAlpha, rowLength: rowLength, width: width,
+                                                        height: height, scale: scale, shading: image, into: out)
             }
         }
     }

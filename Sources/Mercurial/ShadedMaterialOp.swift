@@ -75,27 +75,30 @@ enum ShadedMaterialOp: ComposerOperation {
         guard let input, !roi.isEmpty else { return }
         let bounds = prepared.inputBounds
         let shading = prepared.shading.value { Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds)) }
-        // The output is shaded straight into GEGL's tiles. `window` holds the height field around
-        // `block`: a whole tile, or the band of a partial tile that GEGL hands out row by row.
+        // The output is shaded straight into GEGL's tiles, a band of tile rows at a time: `window`
+        // holds the height field around `band` (the whole width of the region, the rows of one
+        // tile row), read with one call, and every piece of that band is shaded out of it.
         var window: [Float] = []
-        var block = Rect.empty
+        var band = Rect.empty
         output.fill(roi, format: .rgbaFloat) { piece in
             let r = piece.rect
-            if !(r.x == block.x && r.width == block.width && r.y >= block.y && r.maxY <= block.maxY) {
+            if !(r.y >= band.y && r.maxY <= band.maxY) {
                 let bandEnd = piece.tileRows.contains(r.y) ? max(piece.tileRows.upperBound, r.maxY) : r.maxY
-                block = Rect(x: r.x, y: r.y, width: r.width, height: bandEnd - r.y)
-                let needed = (block.width + 2) * (block.height + 2) * 2
+                band = Rect(x: roi.x, y: r.y, width: roi.width, height: bandEnd - r.y)
+                let needed = (band.width + 2) * (band.height + 2) * 2
                 if window.count < needed { window = [Float](repeating: 0, count: needed) }
-                guard window.withUnsafeMutableBufferPointer({ readGrown(input, block, bounds: bounds, into: $0.baseAddress!) }) else {
-                    // Nothing of the height field around this piece (GEGL asked beyond the extent): transparent.
+                guard window.withUnsafeMutableBufferPointer({ readGrown(input, band, bounds: bounds, into: $0.baseAddress!) }) else {
+                    // Nothing of the height field around this band (GEGL asked beyond the extent): transparent.
                     piece.pixels.update(repeating: 0, count: r.count * 4)
-                    block = .empty
+                    band = .empty
                     return
                 }
             }
+            let rowLength = band.width + 2
             window.withUnsafeBufferPointer { w in
-                shading.shade(heightAlpha: w.baseAddress! + 2 * (r.y - block.y) * (block.width + 2), width: r.width,
-                              height: r.height, scale: prepared.scale, into: piece.pixels)
+                shading.shade(heightAlpha: w.baseAddress! + 2 * ((r.y - band.y) * rowLength + (r.x - band.x)),
+                              rowLength: rowLength, width: r.width, height: r.height, scale: prepared.scale,
+                              into: piece.pixels)
             }
         }
     }

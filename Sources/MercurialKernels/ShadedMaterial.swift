@@ -59,9 +59,11 @@ public enum ShadedMaterial {
     /// every side (`(width + 2) × (height + 2)`), with pixels beyond the height field's extent
     /// already clamped to its edge. Writes width × height RGBA pixels: the shading image's colour,
     /// alpha = its alpha × the input's alpha. Non-finite heights count as flat.
-    public static func shade(heightAlpha ha: UnsafePointer<Float>, width: Int, height: Int, scale: Float,
-                             shading: ShadingImage, into out: UnsafeMutablePointer<Float>) {
-        let stride = width + 2
+    /// `rowLength` (default width + 2) is the distance between rows of `heightAlpha` in pixels, so a
+    /// block can be shaded out of a wider window.
+    public static func shade(heightAlpha ha: UnsafePointer<Float>, rowLength: Int? = nil, width: Int, height: Int,
+                             scale: Float, shading: ShadingImage, into out: UnsafeMutablePointer<Float>) {
+        let stride = rowLength ?? width + 2
         let halfW = Float(shading.width) / 2, halfH = Float(shading.height) / 2
         let s = scale.isFinite ? scale : 0
         let sw = shading.width, sh = shading.height
