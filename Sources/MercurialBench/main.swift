@@ -121,31 +121,35 @@ func filter(_ op: String, _ properties: [String: Value] = [:]) -> (Graph, Node?)
 
 // MARK: height-field-from-mask
 let radius = 10.0
-let heightCases = [
-    Case(name: "mercurial:height-field-from-mask core-image R=10", source: mask,
-         build: filter("mercurial:height-field-from-mask", ["radius": .double(radius)])),
-    Case(name: "mercurial:height-field-from-mask round R=10", source: mask,
-         build: filter("mercurial:height-field-from-mask", ["radius": .double(radius), "profile": .string("round")])),
-    // The harness alone: copying the source into the output buffer.
-    Case(name: "harness (gegl:nop)", source: mask, build: filter("gegl:nop")),
-    Case(name: "gegl:distance-transform", source: mask, build: filter("gegl:distance-transform", ["metric": .string("euclidean")])),
-    // The same formula with native ops: h = mask; for σ = 10, 5, 2.5, 1.25: h = mask × blur(h, σ).
-    Case(name: "native gaussian-blur × multiply chain, 4 levels", source: mask, build: { g, src in
-        var h = src!
-        var sigma = radius
-        while sigma >= 1 {
-            let blur = g.add("gegl:gaussian-blur", ["std-dev-x": .double(sigma), "std-dev-y": .double(sigma),
-                                                    "abyss-policy": .string("none")])
-            let multiply = g.add("gegl:multiply")
-            g.link(h, blur, multiply)
-            g.connect(src!, to: multiply, pad: "aux")
-            h = multiply
-            sigma /= 2
-        }
-        return h
-    }),
-]
-var t = runCases(heightCases)
+// (In a block: the cases hold the mask buffer, which must be released before gegl_exit.)
+var t: [String: Double] = [:]
+do {
+    let heightCases = [
+        Case(name: "mercurial:height-field-from-mask core-image R=10", source: mask,
+             build: filter("mercurial:height-field-from-mask", ["radius": .double(radius)])),
+        Case(name: "mercurial:height-field-from-mask round R=10", source: mask,
+             build: filter("mercurial:height-field-from-mask", ["radius": .double(radius), "profile": .string("round")])),
+        // The harness alone: copying the source into the output buffer.
+        Case(name: "harness (gegl:nop)", source: mask, build: filter("gegl:nop")),
+        Case(name: "gegl:distance-transform", source: mask, build: filter("gegl:distance-transform", ["metric": .string("euclidean")])),
+        // The same formula with native ops: h = mask; for σ = 10, 5, 2.5, 1.25: h = mask × blur(h, σ).
+        Case(name: "native gaussian-blur × multiply chain, 4 levels", source: mask, build: { g, src in
+            var h = src!
+            var sigma = radius
+            while sigma >= 1 {
+                let blur = g.add("gegl:gaussian-blur", ["std-dev-x": .double(sigma), "std-dev-y": .double(sigma),
+                                                        "abyss-policy": .string("none")])
+                let multiply = g.add("gegl:multiply")
+                g.link(h, blur, multiply)
+                g.connect(src!, to: multiply, pad: "aux")
+                h = multiply
+                sigma /= 2
+            }
+            return h
+        }),
+    ]
+    t = runCases(heightCases)
+}
 if wanted("kernel") {
     // The kernel alone, single-threaded, on the same mask: what the op costs beyond GEGL's plumbing.
     let plane = Plane(width: width, height: height, pixels: mask.pixels(format: "Y float", components: 1))
