@@ -97,12 +97,7 @@ public enum ShadedMaterial {
                         if all((c8 .== 1) .| heightLanes) {
                             row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
                         } else {
-                            for i in 0..<4 {
-                                var colour = flat
-                                let alpha = c8[2 * i + 1]
-                                colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
-                                row.storeBytes(of: colour, toByteOffset: 16 * (x + i), as: SIMD4<Float>.self)
-                            }
+                            for i in 0..<4 { emit(flat, x + i) }
                         }
                         x += 4
                         continue
@@ -116,12 +111,7 @@ public enum ShadedMaterial {
                     gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
                     gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
                     if !any((gx .!= 0) .| (gy .!= 0)) {
-                        for i in 0..<4 {
-                            var colour = flat
-                            let alpha = mid[2 * (x + i) + 1]
-                            colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
-                            row.storeBytes(of: colour, toByteOffset: 16 * (x + i), as: SIMD4<Float>.self)
-                        }
+                        for i in 0..<4 { emit(flat, x + i) }
                         x += 4
                         continue
                     }
@@ -135,10 +125,7 @@ public enum ShadedMaterial {
                     let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
                     for i in 0..<4 {
                         // Per lane, in scalars: the generic SIMD clamps and conversions are not inlined.
-                        var colour = ShadingImage.bilinear(img, width: sw, height: sh, u: uv[i], v: vv[i])
-                        let alpha = mid[2 * (x + i) + 1]
-                        colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
-                        row.storeBytes(of: colour, toByteOffset: 16 * (x + i), as: SIMD4<Float>.self)
+                        emit(ShadingImage.bilinear(img, width: sw, height: sh, u: uv[i], v: vv[i]), x + i)
                     }
                     x += 4
                 }
@@ -160,7 +147,13 @@ public enum ShadedMaterial {
                     let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
                     var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
                     if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
-                    var colour = ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy)
+                    emit(ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
+                }
+
+                /// Stores pixel x: the sample, its alpha × the input's alpha (clamped to [0, 1];
+                /// a non-finite input alpha counts as 0).
+                @inline(__always) func emit(_ sample: SIMD4<Float>, _ x: Int) {
+                    var colour = sample
                     let alpha = mid[2 * x + 1]
                     colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
                     row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
