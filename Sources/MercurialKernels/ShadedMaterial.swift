@@ -67,98 +67,107 @@ public enum ShadedMaterial {
         let halfW = Float(shading.width) / 2, halfH = Float(shading.height) / 2
         let s = scale.isFinite ? scale : 0
         let sw = shading.width, sh = shading.height
-        shading.rgba.withUnsafeBytes { image in
-            let img = image.baseAddress!
-            let sv = SIMD4<Float>(repeating: s)
-            // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
-            let flat = ShadingImage.bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
-            let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
-            // Four flat opaque pixels, and which lanes of a (height, alpha) × 4 vector hold alphas.
-            let flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
-            let alphaLanes = SIMD8<Int32>(0, 1, 0, 1, 0, 1, 0, 1) .!= 0
-            let heightLanes = .!alphaLanes
-            for y in 0..<height {
-                let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
-                let down = ha + 2 * ((y + 2) * stride + 1)
-                let row = UnsafeMutableRawPointer(out + 4 * y * width)
-                var x = 0
-                // Four pixels at a time: the normal and the sample position as vectors, then one
-                // RGBA vector per bilinear corner.
-                while x + 4 <= width {
-                    // (height, alpha) of four pixels and of their neighbours, one vector each.
-                    let l8 = UnsafeRawPointer(mid + 2 * x - 2).loadUnaligned(as: SIMD8<Float>.self)
-                    let r8 = UnsafeRawPointer(mid + 2 * x + 2).loadUnaligned(as: SIMD8<Float>.self)
-                    let u8 = UnsafeRawPointer(up + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                    let d8 = UnsafeRawPointer(down + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                    // Most of a height field is flat (equal neighbours: zero gradient). Such groups
-                    // take the centre sample; opaque ones (alpha exactly 1) need no per-pixel work.
-                    if all(((l8 .== r8) .& (u8 .== d8)) .| alphaLanes) {
-                        let c8 = UnsafeRawPointer(mid + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                        if all((c8 .== 1) .| heightLanes) {
-                            row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
-                        } else {
+        // Sample positions of the row's sloped pixels, gathered in a first pass and looked up in a
+        // second: the lookups then follow each other closely, so the processor overlaps their cache
+        // misses in the shading image instead of waiting for each one between normal computations.
+        withUnsafeTemporaryAllocation(of: (x: Int32, u: Float, v: Float).self, capacity: max(width, 1)) { pending in
+            shading.rgba.withUnsafeBytes { image in
+                let img = image.baseAddress!
+                let sv = SIMD4<Float>(repeating: s)
+                // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
+                let flat = ShadingImage.bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
+                let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
+                // Four flat opaque pixels, and which lanes of a (height, alpha) × 4 vector hold alphas.
+                let flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
+                let alphaLanes = SIMD8<Int32>(0, 1, 0, 1, 0, 1, 0, 1) .!= 0
+                let heightLanes = .!alphaLanes
+                for y in 0..<height {
+                    let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
+                    let down = ha + 2 * ((y + 2) * stride + 1)
+                    let row = UnsafeMutableRawPointer(out + 4 * y * width)
+                    var x = 0, count = 0
+                    // Four pixels at a time: the normal and the sample position as vectors, then one
+                    // RGBA vector per bilinear corner.
+                    while x + 4 <= width {
+                        // (height, alpha) of four pixels and of their neighbours, one vector each.
+                        let l8 = UnsafeRawPointer(mid + 2 * x - 2).loadUnaligned(as: SIMD8<Float>.self)
+                        let r8 = UnsafeRawPointer(mid + 2 * x + 2).loadUnaligned(as: SIMD8<Float>.self)
+                        let u8 = UnsafeRawPointer(up + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+                        let d8 = UnsafeRawPointer(down + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+                        // Most of a height field is flat (equal neighbours: zero gradient). Such groups
+                        // take the centre sample; opaque ones (alpha exactly 1) need no per-pixel work.
+                        if all(((l8 .== r8) .& (u8 .== d8)) .| alphaLanes) {
+                            let c8 = UnsafeRawPointer(mid + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+                            if all((c8 .== 1) .| heightLanes) {
+                                row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                            } else {
+                                for i in 0..<4 { emit(flat, x + i) }
+                            }
+                            x += 4
+                            continue
+                        }
+                        let left = SIMD4(l8[0], l8[2], l8[4], l8[6])
+                        let right = SIMD4(r8[0], r8[2], r8[4], r8[6])
+                        let above = SIMD4(u8[0], u8[2], u8[4], u8[6])
+                        let below = SIMD4(d8[0], d8[2], d8[4], d8[6])
+                        var gx = (right - left) * 0.5, gy = (below - above) * 0.5
+                        // Non-finite gradients count as flat (NaN fails every comparison).
+                        gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
+                        gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
+                        if !any((gx .!= 0) .| (gy .!= 0)) {
                             for i in 0..<4 { emit(flat, x + i) }
+                            x += 4
+                            continue
+                        }
+                        let nx = -sv * gx, ny = -sv * gy
+                        if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
+                            for i in 0..<4 { shadePixel(x + i) }
+                            x += 4
+                            continue
+                        }
+                        let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
+                        let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
+                        for i in 0..<4 {
+                            pending[count] = (Int32(x + i), uv[i], vv[i])
+                            count += 1
                         }
                         x += 4
-                        continue
                     }
-                    let left = SIMD4(l8[0], l8[2], l8[4], l8[6])
-                    let right = SIMD4(r8[0], r8[2], r8[4], r8[6])
-                    let above = SIMD4(u8[0], u8[2], u8[4], u8[6])
-                    let below = SIMD4(d8[0], d8[2], d8[4], d8[6])
-                    var gx = (right - left) * 0.5, gy = (below - above) * 0.5
-                    // Non-finite gradients count as flat (NaN fails every comparison).
-                    gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
-                    gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
-                    if !any((gx .!= 0) .| (gy .!= 0)) {
-                        for i in 0..<4 { emit(flat, x + i) }
-                        x += 4
-                        continue
+                    while x < width {
+                        shadePixel(x)
+                        x += 1
                     }
-                    let nx = -sv * gx, ny = -sv * gy
-                    if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
-                        for i in 0..<4 { shadePixel(x + i) }
-                        x += 4
-                        continue
+                    for p in pending[..<count] {
+                        // Per pixel, in scalars: the generic SIMD clamps and conversions are not inlined.
+                        emit(ShadingImage.bilinear(img, width: sw, height: sh, u: p.u, v: p.v), Int(p.x))
                     }
-                    let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
-                    let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
-                    for i in 0..<4 {
-                        // Per lane, in scalars: the generic SIMD clamps and conversions are not inlined.
-                        emit(ShadingImage.bilinear(img, width: sw, height: sh, u: uv[i], v: vv[i]), x + i)
-                    }
-                    x += 4
-                }
-                while x < width {
-                    shadePixel(x)
-                    x += 1
-                }
 
-                /// One pixel, in scalars (the tail of a row, and overflowing slopes).
-                func shadePixel(_ x: Int) {
-                    var gx = (mid[2 * (x + 1)] - mid[2 * (x - 1)]) * 0.5
-                    var gy = (down[2 * x] - up[2 * x]) * 0.5
-                    if !gx.isFinite { gx = 0 }
-                    if !gy.isFinite { gy = 0 }
-                    var nx = -s * gx, ny = -s * gy, nz: Float = 1
-                    // Steep or huge slopes: scale down first so the squares cannot overflow.
-                    let m = max(abs(nx), abs(ny))
-                    if m > 1e15 { nx /= m; ny /= m; nz /= m }
-                    let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
-                    var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
-                    if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
-                    emit(ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
-                }
+                    /// One pixel, in scalars (the tail of a row, and overflowing slopes).
+                    func shadePixel(_ x: Int) {
+                        var gx = (mid[2 * (x + 1)] - mid[2 * (x - 1)]) * 0.5
+                        var gy = (down[2 * x] - up[2 * x]) * 0.5
+                        if !gx.isFinite { gx = 0 }
+                        if !gy.isFinite { gy = 0 }
+                        var nx = -s * gx, ny = -s * gy, nz: Float = 1
+                        // Steep or huge slopes: scale down first so the squares cannot overflow.
+                        let m = max(abs(nx), abs(ny))
+                        if m > 1e15 { nx /= m; ny /= m; nz /= m }
+                        let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
+                        var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
+                        if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
+                        emit(ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
+                    }
 
-                /// Stores pixel x: the sample, its alpha × the input's alpha (clamped to [0, 1];
-                /// a non-finite input alpha counts as 0).
-                @inline(__always) func emit(_ sample: SIMD4<Float>, _ x: Int) {
-                    var colour = sample
-                    let alpha = mid[2 * x + 1]
-                    colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
-                    row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
+                    /// Stores pixel x: the sample, its alpha × the input's alpha (clamped to [0, 1];
+                    /// a non-finite input alpha counts as 0).
+                    @inline(__always) func emit(_ sample: SIMD4<Float>, _ x: Int) {
+                        var colour = sample
+                        let alpha = mid[2 * x + 1]
+                        colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
+                        row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
+                    }
                 }
-            }
+        }
         }
     }
 }
