@@ -51,24 +51,19 @@ public struct OutputBuffer {
         gegl_buffer_set(buffer, &r, 0, bablFormat(format), source, gint(GEGL_AUTO_ROWSTRIDE))
     }
 
-    /// A piece of the output to fill: `rect` (rows of rect.width pixels, contiguous at `pixels`) and
-    /// the rows of the filled region that share its tile (`rect` is that whole band, or one row of it).
+    /// A piece of the output to fill: `rect`, as rows of rect.width pixels, contiguous at `pixels`.
     public struct Piece {
         public let rect: Rect
         public let pixels: UnsafeMutablePointer<Float>
-        public let tileRows: Range<Int>
     }
 
     /// Fills `rect` in `format` with no copy: `body` writes each piece's pixels where GEGL keeps
     /// them (the tile itself when the format is the buffer's). GEGL hands out whole tiles, and the
-    /// partial tiles at the region's edges one row at a time, top to bottom, so a caller can read
-    /// what a partial tile needs once, on its first row (`tileRows`).
+    /// partial tiles at the region's edges one row at a time.
     public func fill(_ rect: Rect, format: PixelFormat, _ body: (Piece) -> Void) {
         guard !rect.isEmpty else { return }
         var r = rect.gegl
-        let (tileHeight, shiftY) = (intProperty("tile-height"), intProperty("shift-y"))
-        guard tileHeight > 0,
-              let iterator = gegl_buffer_iterator_new(buffer, &r, 0, bablFormat(format), GEGL_ACCESS_WRITE,
+        guard let iterator = gegl_buffer_iterator_new(buffer, &r, 0, bablFormat(format), GEGL_ACCESS_WRITE,
                                                       GEGL_ABYSS_NONE, 1) else { return }
         // Why the offset: GeglBufferIterator ends in a flexible array of items that Swift does not
         // import; the first item starts right after the struct's fixed fields (its size, rounded
@@ -77,11 +72,37 @@ public struct OutputBuffer {
         while gegl_buffer_iterator_next(iterator) != 0 {
             let piece = item.load(as: GeglBufferIteratorItem.self)
             guard let data = piece.data else { continue }
-            let pieceRect = Rect(piece.roi)
-            let top = Int((Double(pieceRect.y + shiftY) / Double(tileHeight)).rounded(.down)) * tileHeight - shiftY
-            let rows = max(top, rect.y)..<min(top + tileHeight, rect.maxY)
-            body(Piece(rect: pieceRect, pixels: data.assumingMemoryBound(to: Float.self), tileRows: rows))
+            body(Piece(rect: Rect(piece.roi), pixels: data.assumingMemoryBound(to: Float.self)))
         }
+    }
+
+    /// `rect` cut along the output's tile grid into blocks: each one tile row high and whole tiles
+    /// wide, at most `maxWidth` pixels (but at least one tile); blocks at the edges of `rect` are
+    /// cut to it. Rows top to bottom, left to right within a row. Two blocks never share a tile, so
+    /// threads can fill them at the same time.
+    public func tileBlocks(_ rect: Rect, maxWidth: Int) -> [Rect] {
+        guard !rect.isEmpty else { return [] }
+        let tileWidth = max(1, intProperty("tile-width")), tileHeight = max(1, intProperty("tile-height"))
+        let shiftX = intProperty("shift-x"), shiftY = intProperty("shift-y")
+        let step = max(1, maxWidth / tileWidth) * tileWidth
+        /// The first tile edge at or before `v` on an axis whose tiles start at −shift + k·size.
+        func edge(_ v: Int, _ size: Int, _ shift: Int) -> Int {
+            let t = v + shift
+            return (t >= 0 ? t / size : -((-t + size - 1) / size)) * size - shift
+        }
+        var blocks: [Rect] = []
+        var y = rect.y
+        while y < rect.maxY {
+            let y1 = min(edge(y, tileHeight, shiftY) + tileHeight, rect.maxY)
+            var x = rect.x
+            while x < rect.maxX {
+                let x1 = min(edge(x, tileWidth, shiftX) + step, rect.maxX)
+                blocks.append(Rect(x: x, y: y, width: x1 - x, height: y1 - y))
+                x = x1
+            }
+            y = y1
+        }
+        return blocks
     }
 
     /// An integer GObject property of the buffer ("tile-height", "shift-y").

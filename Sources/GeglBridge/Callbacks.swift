@@ -139,8 +139,9 @@ private let composerProcess: @convention(c) (OperationPointer?, OpaquePointer?, 
 
 func installCallbacks(_ operation: OperationRegistration, klass: UnsafeMutableRawPointer) {
     let opClass = klass.assumingMemoryBound(to: GeglOperationClass.self)
-    // Every process function here only reads shared state: GEGL may split regions across threads.
-    opClass.pointee.threaded = 1
+    // Every process function here only reads shared state: GEGL may split regions across threads,
+    // unless the op spreads each region over the threads itself (then GEGL must not split it too).
+    opClass.pointee.threaded = operation.threading == .splitByGegl ? 1 : 0
     opClass.pointee.prepare = prepareCallback
 
     switch operation.base {

@@ -5,6 +5,7 @@
 extension OperationDefinition {
     fileprivate static func makeRegistration(_ base: Base) -> OperationRegistration {
         let r = OperationRegistration(info: info, base: base)
+        r.threading = threading
         r.prepare = { prepare($0) }
         return r
     }

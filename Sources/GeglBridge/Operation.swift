@@ -89,13 +89,29 @@ public struct PixelFormat: Sendable, Equatable {
     public static let yaFloat = PixelFormat("YA float", components: 2)
 }
 
+/// How a region's processing is spread over GEGL's threads.
+public enum Threading: Sendable {
+    /// GEGL cuts each region into one part per thread and calls `process` on each (the default).
+    case splitByGegl
+    /// GEGL calls `process` once per region, on one thread; `process` hands the work out itself
+    /// with `Parallel.run`, in many small pieces, so that no thread idles while another finishes a
+    /// costlier part. For ops whose cost per pixel varies widely across an image.
+    case balancedByOperation
+}
+
 /// The root of every operation protocol.
 public protocol OperationDefinition {
     /// What `prepare` builds once per render (parameters, tables) for `process` to read.
     associatedtype Prepared: Sendable
     static var info: OperationInfo { get }
+    /// How GEGL's threads share a region (`.splitByGegl` unless the op says otherwise).
+    static var threading: Threading { get }
     /// Called on the main thread before processing: choose pad formats, build tables.
     static func prepare(_ context: PrepareContext) -> Prepared
+}
+
+extension OperationDefinition {
+    public static var threading: Threading { .splitByGegl }
 }
 
 /// A pixel-by-pixel filter: GEGL hands over runs of pixels in the formats chosen in `prepare`.

@@ -64,6 +64,7 @@ final class InstanceState: Sendable {
 public final class OperationRegistration: @unchecked Sendable {
     let info: OperationInfo
     let base: Base
+    var threading = Threading.splitByGegl
     // Entry points. Only those of `base` are set. `Any` is the operation's `Prepared`.
     var prepare: ((PrepareContext) -> any Sendable)?
     var boundingBox: ((OperationContext) -> Rect)?

@@ -71,34 +71,37 @@ enum ShadedMaterialOp: ComposerOperation {
         return ShadingImage(width: w, height: h, rgba: rgba)
     }
 
+    /// Letters make some parts of an image far costlier than others (sloped pixels look up the
+    /// shading image; flat ones copy one colour): the work is handed out in blocks of whole tiles.
+    static let threading = Threading.balancedByOperation
+    /// The widest block, in pixels: its height field and its output stay in a core's own cache.
+    static let blockWidth = 512
+
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let bounds = prepared.inputBounds
         let shading = prepared.shading.value { Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds)) }
-        // The output is shaded straight into GEGL's tiles, a band of tile rows at a time: `window`
-        // holds the height field around `band` (the whole width of the region, the rows of one
-        // tile row), read with one call, and every piece of that band is shaded out of it.
-        var window: [Float] = []
-        var band = Rect.empty
-        output.fill(roi, format: .rgbaFloat) { piece in
-            let r = piece.rect
-            if !(r.y >= band.y && r.maxY <= band.maxY) {
-                let bandEnd = piece.tileRows.contains(r.y) ? max(piece.tileRows.upperBound, r.maxY) : r.maxY
-                band = Rect(x: roi.x, y: r.y, width: roi.width, height: bandEnd - r.y)
-                let needed = (band.width + 2) * (band.height + 2) * 2
+        let blocks = output.tileBlocks(roi, maxWidth: blockWidth)
+        Parallel.run(items: blocks.count) { next in
+            // The height field around one block (one read), and the block shaded straight into
+            // GEGL's tiles out of it.
+            var window: [Float] = []
+            while let i = next() {
+                let block = blocks[i]
+                let rowLength = block.width + 2
+                let needed = rowLength * (block.height + 2) * 2
                 if window.count < needed { window = [Float](repeating: 0, count: needed) }
-                guard window.withUnsafeMutableBufferPointer({ readGrown(input, band, bounds: bounds, into: $0.baseAddress!) }) else {
-                    // Nothing of the height field around this band (GEGL asked beyond the extent): transparent.
-                    piece.pixels.update(repeating: 0, count: r.count * 4)
-                    band = .empty
-                    return
+                let inside = window.withUnsafeMutableBufferPointer { readGrown(input, block, bounds: bounds, into: $0.baseAddress!) }
+                output.fill(block, format: .rgbaFloat) { piece in
+                    let r = piece.rect
+                    // Nothing of the height field near this block (GEGL asked beyond the extent): transparent.
+                    guard inside else { return piece.pixels.update(repeating: 0, count: r.count * 4) }
+                    window.withUnsafeBufferPointer { w in
+                        shading.shade(heightAlpha: w.baseAddress! + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
+                                      rowLength: rowLength, width: r.width, height: r.height, scale: prepared.scale,
+                                      into: piece.pixels)
+                    }
                 }
-            }
-            let rowLength = band.width + 2
-            window.withUnsafeBufferPointer { w in
-                shading.shade(heightAlpha: w.baseAddress! + 2 * ((r.y - band.y) * rowLength + (r.x - band.x)),
-                              rowLength: rowLength, width: r.width, height: r.height, scale: prepared.scale,
-                              into: piece.pixels)
             }
         }
     }

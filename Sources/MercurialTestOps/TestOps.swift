@@ -2,7 +2,8 @@ import GeglBridge
 
 // A second, test-only plug-in (libmercurial-test-ops.so, never installed): operations on the
 // GeglBridge base classes and property kinds that Mercurial's own operations do not use (point
-// filter, plain filter, string property), so the plug-in tests exercise every part of the layer.
+// filter, plain filter, string property, work balanced over threads by the op), so the plug-in
+// tests exercise every part of the layer.
 
 /// Point filter: out = scale × in (RGB), alpha kept; a string property echoed into a key-free
 /// round trip.
@@ -68,7 +69,55 @@ enum TestShift: FilterOperation {
     }
 }
 
-let operations: [OperationRegistration] = [TestScale.registration, TestShift.registration]
+/// A filter that spreads each region over GEGL's threads itself (`Parallel.run` over
+/// `tileBlocks`): out = (x, y, input red, w), where w names the worker that filled the block (the
+/// index of the first block that worker took), so a test can see both the coverage and the threads.
+enum TestBlocks: FilterOperation {
+    static let info = OperationInfo(
+        name: "mercurial-test:blocks", title: "Test Blocks", categories: ["hidden"],
+        description: "Writes each pixel's position, balanced over threads by the op (test operation).",
+        properties: [.int("block-width", "Block width", default: 64, range: 1...4096, "Widest block, in pixels.")])
+
+    struct Prepared: Sendable { var blockWidth: Int }
+    static let threading = Threading.balancedByOperation
+
+    static func prepare(_ context: PrepareContext) -> Prepared {
+        context.setFormat("input", .rgbaFloat)
+        context.setFormat("output", .rgbaFloat)
+        return Prepared(blockWidth: context.properties.int("block-width"))
+    }
+
+    static func boundingBox(_ context: OperationContext) -> Rect { context.sourceBounds("input") ?? .empty }
+    static func requiredForOutput(_ context: OperationContext, roi: Rect) -> Rect { roi }
+
+    static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
+        let blocks = output.tileBlocks(roi, maxWidth: prepared.blockWidth)
+        Parallel.run(items: blocks.count) { next in
+            var rgba: [Float] = []
+            var worker: Float?
+            while let i = next() {
+                let block = blocks[i]
+                let w = worker ?? Float(i)
+                worker = w
+                rgba = [Float](repeating: 0, count: block.count * 4)
+                rgba.withUnsafeMutableBufferPointer { input.read(block, format: .rgbaFloat, into: $0.baseAddress!) }
+                output.fill(block, format: .rgbaFloat) { piece in
+                    let r = piece.rect
+                    for y in 0..<r.height {
+                        for x in 0..<r.width {
+                            let o = piece.pixels + 4 * (y * r.width + x)
+                            o[0] = Float(r.x + x); o[1] = Float(r.y + y)
+                            o[2] = rgba[4 * ((r.y + y - block.y) * block.width + (r.x + x - block.x))]
+                            o[3] = w
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+let operations: [OperationRegistration] = [TestScale.registration, TestShift.registration, TestBlocks.registration]
 
 // Entry points, as in the plug-in: each forwards to GeglBridge.
 @_cdecl("gegl_module_query")

@@ -3,8 +3,8 @@ import GeglHost
 import XCTest
 
 /// GeglBridge's base classes and property kinds that Mercurial's own ops do not use, through the
-/// test-only plug-in (Sources/MercurialTestOps): a point filter with a string property, and a
-/// plain filter that moves its bounding box.
+/// test-only plug-in (Sources/MercurialTestOps): a point filter with a string property, a plain
+/// filter that moves its bounding box, and a filter that spreads its work over GEGL's threads itself.
 final class BridgeTests: PluginTestCase {
     func testPointFilterAndStringProperty() {
         XCTAssertTrue(Gegl.hasOperation("mercurial-test:scale"), "the test plug-in is loaded next to the real one")
@@ -35,5 +35,41 @@ final class BridgeTests: PluginTestCase {
         g.set(shift, "dx", .int(-2))
         XCTAssertEqual(g.get(shift, "dx"), "-2")
         XCTAssertTrue(g.boundingBox(shift) == (-2, 0, 4, 2))
+    }
+
+    /// `Parallel.run` over `tileBlocks`: every pixel filled exactly as asked, whatever the tile size,
+    /// block width or thread count; with two threads, both take blocks.
+    func testWorkBalancedByTheOpCoversEveryPixel() {
+        let (x0, y0, w, h) = (5, -3, 1500, 400)
+        var pixels = [Float](repeating: 0, count: w * h * 4)
+        for i in 0..<(w * h) { pixels[4 * i] = Float((i * 7) % 11); pixels[4 * i + 3] = 1 }
+        let buffer = Buffer(x: x0, y: y0, width: w, height: h, format: "RGBA float", pixels: pixels)
+        for (tile, blockWidth, threads) in [(23, 50, 2), (23, 1, 2), (128, 4096, 2), (64, 100, 1), (17, 300, 2)] {
+            let g = Graph()
+            let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
+            let op = g.add("mercurial-test:blocks", ["block-width": .int(blockWidth)])
+            g.link(src, op)
+            // A region that starts and ends inside tiles.
+            let (rx, ry, rw, rh) = (x0 + 3, y0 + 1, w - 7, h - 5)
+            let out = render(g, op, x: rx, y: ry, width: rw, height: rh, format: "RGBA float", components: 4,
+                             threads: threads, tile: tile)
+            var wrong = 0
+            var workers = Set<Float>()
+            for y in 0..<rh {
+                for x in 0..<rw {
+                    let o = 4 * (y * rw + x)
+                    let i = (ry + y - y0) * w + (rx + x - x0)
+                    if out[o] != Float(rx + x) || out[o + 1] != Float(ry + y) || out[o + 2] != Float((i * 7) % 11) { wrong += 1 }
+                    workers.insert(out[o + 3])
+                }
+            }
+            XCTAssertEqual(wrong, 0, "tile \(tile), block width \(blockWidth), threads \(threads)")
+            if threads == 1 {
+                XCTAssertEqual(workers, [0], "one thread: one worker, which took block 0 first")
+            } else {
+                XCTAssertGreaterThanOrEqual(workers.count, 2, "tile \(tile): two threads both took blocks")
+            }
+        }
+        Gegl.configure("threads", 2)
     }
 }

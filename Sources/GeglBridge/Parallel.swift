@@ -1,0 +1,48 @@
+import CGegl
+import Synchronization
+
+/// Work spread over GEGL's own worker threads, handed out piece by piece: for operations whose
+/// parts cost unequal amounts (see `Threading.balancedByOperation`).
+public enum Parallel {
+    /// Runs `worker` once on each of up to `items` of GEGL's threads (the calling thread is one of
+    /// them; GEGL's "threads" setting caps the number). Each worker takes item indices from `next`,
+    /// in increasing order, until it returns nil: every index in 0..<items is taken exactly once.
+    /// Per-thread scratch memory belongs at the top of `worker`. Returns when every item is done.
+    public static func run(items: Int, _ worker: (_ next: () -> Int?) -> Void) {
+        guard items > 0 else { return }
+        withoutActuallyEscaping(worker) { worker in
+            let job = Job(items: items, worker: worker)
+            // Why Unmanaged: GEGL hands user_data back to the C callback on each thread. The job is
+            // kept alive here until gegl_parallel_distribute returns, which waits for every thread.
+            withExtendedLifetime(job) {
+                gegl_parallel_distribute(gint(clamping: items), parallelWorker,
+                                         Unmanaged.passUnretained(job).toOpaque())
+            }
+        }
+    }
+}
+
+/// One `Parallel.run`: the next unclaimed item, and the worker. Shared by the threads of one run:
+/// the counter is atomic and the worker closure is only called, never changed.
+private final class Job: @unchecked Sendable {
+    let items: Int
+    let counter = Atomic<Int>(0)
+    let worker: (() -> Int?) -> Void
+
+    init(items: Int, worker: @escaping (() -> Int?) -> Void) {
+        self.items = items
+        self.worker = worker
+    }
+
+    func claim() -> Int? {
+        let i = counter.wrappingAdd(1, ordering: .relaxed).oldValue
+        return i < items ? i : nil
+    }
+}
+
+/// What each of GEGL's threads runs. Non-capturing, as a C function pointer must be.
+private let parallelWorker: @convention(c) (gint, gint, gpointer?) -> Void = { _, _, data in
+    guard let data else { return }
+    let job = Unmanaged<Job>.fromOpaque(data).takeUnretainedValue()
+    job.worker { job.claim() }
+}
