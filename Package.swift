@@ -5,7 +5,8 @@ import PackageDescription
 //
 // Targets, from the bottom up:
 //   CGegl             system library: the GEGL / babl / GLib / GModule headers (pkg-config gegl-0.4)
-//   MercurialKernels  pure Swift image kernels, no GEGL import, testable alone
+//   CPrefetch         one inline C function (a cache prefetch hint) that Swift cannot express
+//   MercurialKernels  Swift image kernels, no GEGL import, testable alone
 //   GeglBridge        the only module that touches the C ABI (GType, GValue, GeglBuffer, callbacks)
 //   Mercurial         one short file per operation + the module entry points; built as libmercurial.so
 //   GeglHost          host-side helpers (start GEGL, build graphs) for the tests and the benchmark
@@ -37,11 +38,13 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGegl", pkgConfig: "gegl-0.4",
                        providers: [.apt(["libgegl-dev", "libbabl-dev", "libglib2.0-dev"])]),
-        .target(name: "MercurialKernels",
+        // Header-only; used by the shading kernel (see Sources/CPrefetch/prefetch.h).
+        .systemLibrary(name: "CPrefetch"),
+        .target(name: "MercurialKernels", dependencies: ["CPrefetch"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked"]), .swiftLanguageMode(.v5)]),
         // The same kernel sources (symbolic links) compiled for x86-64-v3 (AVX2): the plug-in picks
         // this copy at run time when GEGL reports such a CPU, as GEGL does for its own operations.
-        .target(name: "MercurialKernelsV3",
+        .target(name: "MercurialKernelsV3", dependencies: ["CPrefetch"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "haswell"]), .swiftLanguageMode(.v5)]),
         .target(name: "GeglBridge", dependencies: ["CGegl"]),
         // Host-side helpers (start GEGL, build graphs, render) shared by the tests and the benchmark.

@@ -1,3 +1,5 @@
+import CPrefetch
+
 // Shading a height field by looking each surface normal up in a picture of a lit hemisphere
 // (CIShadedMaterial; the "lit sphere" technique).
 //
@@ -55,6 +57,16 @@ public struct ShadingImage: Sendable {
 }
 
 public enum ShadedMaterial {
+    /// One bilinear sample to take: the byte offset of its top-left shading pixel and the steps to
+    /// the pixels right of and below it (0 at the last column or row, where the weight is 0 too:
+    /// the steps only keep the reads inside the image), the output pixel, and the blend weights.
+    /// The arithmetic is `ShadingImage.bilinear`'s, so the result is the same.
+    struct Tap {
+        var offset: Int, dy: Int
+        var x: Int32, dx: Int32
+        var ax: Float, ay: Float
+    }
+
     /// Shades a block. `heightAlpha` holds (height, alpha) pairs for the block grown by one pixel on
     /// every side (`(width + 2) × (height + 2)`), with pixels beyond the height field's extent
     /// already clamped to its edge. Writes width × height RGBA pixels: the shading image's colour,
@@ -67,10 +79,12 @@ public enum ShadedMaterial {
         let halfW = Float(shading.width) / 2, halfH = Float(shading.height) / 2
         let s = scale.isFinite ? scale : 0
         let sw = shading.width, sh = shading.height
-        // Sample positions of the row's sloped pixels, gathered in a first pass and looked up in a
-        // second: the lookups then follow each other closely, so the processor overlaps their cache
-        // misses in the shading image instead of waiting for each one between normal computations.
-        withUnsafeTemporaryAllocation(of: (x: Int32, u: Float, v: Float).self, capacity: max(width, 1)) { pending in
+        let fw1 = Float(sw - 1), fh1 = Float(sh - 1)
+        // Sloped pixels are done in two passes per row. The first computes each one's normal and
+        // where its bilinear sample lies, and asks the processor to fetch those shading pixels
+        // (prefetch); the second, once the row is through, blends them. Lookups land all over the
+        // shading image (4 MB at 512²), so without this each one waited for memory in turn.
+        withUnsafeTemporaryAllocation(of: Tap.self, capacity: max(width, 1)) { pending in
             shading.rgba.withUnsafeBytes { image in
                 let img = image.baseAddress!
                 let sv = SIMD4<Float>(repeating: s)
@@ -128,8 +142,17 @@ public enum ShadedMaterial {
                         let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
                         let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
                         for i in 0..<4 {
-                            pending[count] = (Int32(x + i), uv[i], vv[i])
+                            let cu = min(max(uv[i], 0), fw1), cv = min(max(vv[i], 0), fh1)
+                            let ix = Int(cu), iy = Int(cv)
+                            let at = iy * sw + ix
+                            let dx = ix + 1 < sw ? 16 : 0, dy = iy + 1 < sh ? 16 * sw : 0
+                            pending[count] = Tap(offset: 16 * at, dy: dy, x: Int32(x + i), dx: Int32(dx),
+                                                 ax: cu - Float(ix), ay: cv - Float(iy))
                             count += 1
+                            mercurial_prefetch(img + 16 * at)
+                            mercurial_prefetch(img + 16 * at + dx)
+                            mercurial_prefetch(img + 16 * at + dy)
+                            mercurial_prefetch(img + 16 * at + dy + dx)
                         }
                         x += 4
                     }
@@ -137,9 +160,15 @@ public enum ShadedMaterial {
                         shadePixel(x)
                         x += 1
                     }
-                    for p in pending[..<count] {
-                        // Per pixel, in scalars: the generic SIMD clamps and conversions are not inlined.
-                        emit(ShadingImage.bilinear(img, width: sw, height: sh, u: p.u, v: p.v), Int(p.x))
+                    for t in pending[..<count] {
+                        let o = img + t.offset
+                        let a = o.loadUnaligned(as: SIMD4<Float>.self)
+                        let b = o.loadUnaligned(fromByteOffset: Int(t.dx), as: SIMD4<Float>.self)
+                        let c = o.loadUnaligned(fromByteOffset: t.dy, as: SIMD4<Float>.self)
+                        let d = o.loadUnaligned(fromByteOffset: t.dy + Int(t.dx), as: SIMD4<Float>.self)
+                        let ax = SIMD4(repeating: t.ax), ay = SIMD4(repeating: t.ay)
+                        let top = a + (b - a) * ax, bottom = c + (d - c) * ax
+                        emit(top + (bottom - top) * ay, Int(t.x))
                     }
 
                     /// One pixel, in scalars (the tail of a row, and overflowing slopes).
@@ -167,7 +196,7 @@ public enum ShadedMaterial {
                         row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
                     }
                 }
-        }
+            }
         }
     }
 }

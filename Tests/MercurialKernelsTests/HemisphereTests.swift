@@ -247,6 +247,35 @@ final class ShadedMaterialTests: XCTestCase {
         XCTAssertTrue(out.allSatisfy(\.isFinite))
     }
 
+    /// Steep slopes in every direction sample the shading image's last rows and columns, where
+    /// the bilinear neighbours repeat the edge; every pixel equals the formula through `sample`.
+    func testSteepSlopesReachEveryEdgeOfTheShadingImage() {
+        let w = 13, h = 11
+        func height(_ x: Int, _ y: Int) -> Float { Float((x - 6) * abs(x - 6) + (y - 5) * abs(y - 5)) / 4 }
+        var reached = (left: false, right: false, top: false, bottom: false)
+        for s: Float in [1e4, -1e4, 40, 3] {
+            let out = shade(height, width: w, height: h, scale: s)
+            var sample = [Float](repeating: 0, count: 4)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let gx = (height(min(x + 1, w - 1), y) - height(max(x - 1, 0), y)) / 2
+                    let gy = (height(x, min(y + 1, h - 1)) - height(x, max(y - 1, 0))) / 2
+                    let n = SIMD3<Float>(-s * gx, -s * gy, 1)
+                    let len = (n * n).sum().squareRoot()
+                    ramp.sample((n.x / len + 1) / 2 * 64, (n.y / len + 1) / 2 * 32, into: &sample)
+                    for k in 0..<4 {
+                        XCTAssertEqual(out[4 * (y * w + x) + k], sample[k], accuracy: 1e-4, "scale \(s), pixel \(x), \(y), channel \(k)")
+                    }
+                    reached.left = reached.left || sample[0] < 0.5
+                    reached.right = reached.right || sample[0] > 62.5
+                    reached.top = reached.top || sample[1] < 0.5
+                    reached.bottom = reached.bottom || sample[1] > 30.5
+                }
+            }
+        }
+        XCTAssertTrue(reached.left && reached.right && reached.top && reached.bottom, "\(reached)")
+    }
+
     func testNonFiniteHeightsAndScales() {
         let out = shade({ x, _ in x == 2 ? .nan : (x == 3 ? .infinity : 0) }, width: 6, height: 3, scale: 10)
         XCTAssertTrue(out.allSatisfy(\.isFinite))
