@@ -82,22 +82,20 @@ enum ShadedMaterialOp: ComposerOperation {
         let bounds = prepared.inputBounds
         let shading = prepared.shading.value { Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds)) }
         let blocks = output.tileBlocks(roi, maxWidth: blockWidth)
+        let windowSize = blocks.reduce(0) { max($0, ($1.width + 2) * ($1.height + 2) * 2) }
         Parallel.run(items: blocks.count) { next in
             // The height field around one block (one read), and the block shaded straight into
             // GEGL's tiles out of it.
-            var window: [Float] = []
-            while let i = next() {
-                let block = blocks[i]
-                let rowLength = block.width + 2
-                let needed = rowLength * (block.height + 2) * 2
-                if window.count < needed { window = [Float](repeating: 0, count: needed) }
-                let inside = window.withUnsafeMutableBufferPointer { readGrown(input, block, bounds: bounds, into: $0.baseAddress!) }
-                output.fill(block, format: .rgbaFloat) { piece in
-                    let r = piece.rect
-                    // Nothing of the height field near this block (GEGL asked beyond the extent): transparent.
-                    guard inside else { return piece.pixels.update(repeating: 0, count: r.count * 4) }
-                    window.withUnsafeBufferPointer { w in
-                        shading.shade(heightAlpha: w.baseAddress! + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
+            Scratch.withFloats(windowSize) { window in
+                while let i = next() {
+                    let block = blocks[i]
+                    let rowLength = block.width + 2
+                    let inside = readGrown(input, block, bounds: bounds, into: window)
+                    output.fill(block, format: .rgbaFloat) { piece in
+                        let r = piece.rect
+                        // Nothing of the height field near this block (GEGL asked beyond the extent): transparent.
+                        guard inside else { return piece.pixels.update(repeating: 0, count: r.count * 4) }
+                        shading.shade(heightAlpha: window + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
                                       rowLength: rowLength, width: r.width, height: r.height, scale: prepared.scale,
                                       into: piece.pixels)
                     }

@@ -12,6 +12,22 @@ public typealias I4 = SIMD8<Int32>
     vmin(vmax(a, V4(repeating: lo)), V4(repeating: hi))
 }
 
+/// `any(mask)` and `all(mask)` for eight lanes, folded in halves with vector ors and ands (the
+/// standard library's versions call a horizontal min or max that is not always inlined).
+@inline(__always) func anyLane(_ mask: SIMDMask<I4>) -> Bool {
+    let lanes = unsafeBitCast(mask, to: I4.self)
+    let four = lanes.lowHalf | lanes.highHalf
+    let two = four.lowHalf | four.highHalf
+    return unsafeBitCast(two, to: UInt64.self) != 0
+}
+
+@inline(__always) func allLanes(_ mask: SIMDMask<I4>) -> Bool {
+    let lanes = unsafeBitCast(mask, to: I4.self)
+    let four = lanes.lowHalf & lanes.highHalf
+    let two = four.lowHalf & four.highHalf
+    return unsafeBitCast(two, to: UInt64.self) == UInt64.max
+}
+
 /// 2^x and log2 by range reduction and polynomials fitted on Chebyshev nodes (relative error
 /// below 1e-6 over the ranges used here).
 public enum FastMath {

@@ -145,7 +145,7 @@ public enum Hemisphere {
             let r = r2.squareRoot()
             let coverage = vclamp((1 - r) * halfSize + 0.5, 0, 1)
             let n = min(V4.scalarCount, count - i)
-            if !any(coverage .> 0) || p.size <= 0 {
+            if !anyLane(coverage .> 0) || p.size <= 0 {
                 for k in 0..<(4 * n) { out[4 * i + k] = 0 }
                 i += V4.scalarCount
                 continue
@@ -170,7 +170,7 @@ public enum Hemisphere {
                 let nDotH = nx * lx + ny * ly + nz * hz
                 var spec = V4(repeating: 0)
                 let lit = (nDotH .> 0) .& (nDotH * nDotH .> cutoff2 * h2)
-                if any(lit) {
+                if anyLane(lit) {
                     let logNH = FastMath.log2(vmax(nDotH, V4(repeating: 1e-30))) - 0.5 * FastMath.log2(h2)
                     spec = FastMath.exp2(vmin(logNH, V4(repeating: 0)) * shininess)
                     spec.replace(with: 0, where: .!lit)

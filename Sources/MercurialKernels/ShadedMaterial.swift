@@ -59,13 +59,14 @@ public struct ShadingImage: Sendable {
 public enum ShadedMaterial {
     /// One bilinear sample to take: the byte offset of its top-left shading pixel and the steps to
     /// the pixels right of and below it (0 at the last column or row, where the weight is 0 too:
-    /// the steps only keep the reads inside the image), the output pixel, and the blend weights.
-    /// The arithmetic is `ShadingImage.bilinear`'s, so the result is the same.
+    /// the steps only keep the reads inside the image), the blend weights, the output pixel and
+    /// the factor for its alpha. The arithmetic is `ShadingImage.bilinear`'s: the same result.
     struct Tap {
-        var offset: Int, dy: Int
-        var x: Int32, dx: Int32
-        var ax: Float, ay: Float
+        var offset: Int, dy: Int, pixel: Int
+        var dx: Int32, ax: Float, ay: Float, alpha: Float
     }
+    /// How many taps wait for their lookups at most (then they are taken, and the list restarts).
+    static let pendingCapacity = 1024
 
     /// Shades a block. `heightAlpha` holds (height, alpha) pairs for the block grown by one pixel on
     /// every side (`(width + 2) × (height + 2)`), with pixels beyond the height field's extent
@@ -80,13 +81,30 @@ public enum ShadedMaterial {
         let s = scale.isFinite ? scale : 0
         let sw = shading.width, sh = shading.height
         let fw1 = Float(sw - 1), fh1 = Float(sh - 1)
-        // Sloped pixels are done in two passes per row. The first computes each one's normal and
-        // where its bilinear sample lies, and asks the processor to fetch those shading pixels
-        // (prefetch); the second, once the row is through, blends them. Lookups land all over the
+        // Sloped pixels are done in two passes. The first computes each one's normal and where its
+        // bilinear sample lies, and asks the processor to fetch those shading pixels (prefetch);
+        // the second, up to a thousand pixels later, blends them. Lookups land all over the
         // shading image (4 MB at 512²), so without this each one waited for memory in turn.
-        withUnsafeTemporaryAllocation(of: Tap.self, capacity: max(width, 1)) { pending in
+        withUnsafeTemporaryAllocation(of: Tap.self, capacity: pendingCapacity) { pending in
             shading.rgba.withUnsafeBytes { image in
                 let img = image.baseAddress!
+                var count = 0
+                /// The second pass: blends and stores every waiting tap.
+                func takePending() {
+                    for t in pending[..<count] {
+                        let o = img + t.offset
+                        let a = o.loadUnaligned(as: SIMD4<Float>.self)
+                        let b = o.loadUnaligned(fromByteOffset: Int(t.dx), as: SIMD4<Float>.self)
+                        let c = o.loadUnaligned(fromByteOffset: t.dy, as: SIMD4<Float>.self)
+                        let d = o.loadUnaligned(fromByteOffset: t.dy + Int(t.dx), as: SIMD4<Float>.self)
+                        let ax = SIMD4(repeating: t.ax), ay = SIMD4(repeating: t.ay)
+                        let top = a + (b - a) * ax, bottom = c + (d - c) * ax
+                        var colour = top + (bottom - top) * ay
+                        colour.w *= t.alpha
+                        (out + 4 * t.pixel).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = colour }
+                    }
+                    count = 0
+                }
                 let sv = SIMD4<Float>(repeating: s)
                 // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
                 let flat = ShadingImage.bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
@@ -99,7 +117,7 @@ public enum ShadedMaterial {
                     let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
                     let down = ha + 2 * ((y + 2) * stride + 1)
                     let row = UnsafeMutableRawPointer(out + 4 * y * width)
-                    var x = 0, count = 0
+                    var x = 0
                     // Four pixels at a time: the normal and the sample position as vectors, then one
                     // RGBA vector per bilinear corner.
                     while x + 4 <= width {
@@ -110,9 +128,9 @@ public enum ShadedMaterial {
                         let d8 = UnsafeRawPointer(down + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
                         // Most of a height field is flat (equal neighbours: zero gradient). Such groups
                         // take the centre sample; opaque ones (alpha exactly 1) need no per-pixel work.
-                        if all(((l8 .== r8) .& (u8 .== d8)) .| alphaLanes) {
+                        if allLanes(((l8 .== r8) .& (u8 .== d8)) .| alphaLanes) {
                             let c8 = UnsafeRawPointer(mid + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                            if all((c8 .== 1) .| heightLanes) {
+                            if allLanes((c8 .== 1) .| heightLanes) {
                                 row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
                             } else {
                                 for i in 0..<4 { emit(flat, x + i) }
@@ -141,13 +159,14 @@ public enum ShadedMaterial {
                         }
                         let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
                         let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
+                        if count + 4 > pendingCapacity { takePending() }
                         for i in 0..<4 {
                             let cu = min(max(uv[i], 0), fw1), cv = min(max(vv[i], 0), fh1)
                             let ix = Int(cu), iy = Int(cv)
                             let at = iy * sw + ix
                             let dx = ix + 1 < sw ? 16 : 0, dy = iy + 1 < sh ? 16 * sw : 0
-                            pending[count] = Tap(offset: 16 * at, dy: dy, x: Int32(x + i), dx: Int32(dx),
-                                                 ax: cu - Float(ix), ay: cv - Float(iy))
+                            pending[count] = Tap(offset: 16 * at, dy: dy, pixel: y * width + x + i, dx: Int32(dx),
+                                                 ax: cu - Float(ix), ay: cv - Float(iy), alpha: alphaFactor(x + i))
                             count += 1
                             mercurial_prefetch(img + 16 * at)
                             mercurial_prefetch(img + 16 * at + dx)
@@ -159,16 +178,6 @@ public enum ShadedMaterial {
                     while x < width {
                         shadePixel(x)
                         x += 1
-                    }
-                    for t in pending[..<count] {
-                        let o = img + t.offset
-                        let a = o.loadUnaligned(as: SIMD4<Float>.self)
-                        let b = o.loadUnaligned(fromByteOffset: Int(t.dx), as: SIMD4<Float>.self)
-                        let c = o.loadUnaligned(fromByteOffset: t.dy, as: SIMD4<Float>.self)
-                        let d = o.loadUnaligned(fromByteOffset: t.dy + Int(t.dx), as: SIMD4<Float>.self)
-                        let ax = SIMD4(repeating: t.ax), ay = SIMD4(repeating: t.ay)
-                        let top = a + (b - a) * ax, bottom = c + (d - c) * ax
-                        emit(top + (bottom - top) * ay, Int(t.x))
                     }
 
                     /// One pixel, in scalars (the tail of a row, and overflowing slopes).
@@ -187,15 +196,20 @@ public enum ShadedMaterial {
                         emit(ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
                     }
 
-                    /// Stores pixel x: the sample, its alpha × the input's alpha (clamped to [0, 1];
-                    /// a non-finite input alpha counts as 0).
+                    /// The input's alpha at x, clamped to [0, 1]; a non-finite alpha counts as 0.
+                    @inline(__always) func alphaFactor(_ x: Int) -> Float {
+                        let alpha = mid[2 * x + 1]
+                        return alpha.isFinite ? min(max(alpha, 0), 1) : 0
+                    }
+
+                    /// Stores pixel x: the sample, its alpha × the input's alpha factor.
                     @inline(__always) func emit(_ sample: SIMD4<Float>, _ x: Int) {
                         var colour = sample
-                        let alpha = mid[2 * x + 1]
-                        colour.w *= alpha.isFinite ? min(max(alpha, 0), 1) : 0
+                        colour.w *= alphaFactor(x)
                         row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
                     }
                 }
+                takePending()
             }
         }
     }

@@ -249,9 +249,10 @@ final class ShadedMaterialTests: XCTestCase {
 
     /// Steep slopes in every direction sample the shading image's last rows and columns, where
     /// the bilinear neighbours repeat the edge; every pixel equals the formula through `sample`.
+    /// (Over 2,000 sloped pixels: more than the kernel keeps waiting for their lookups at once.)
     func testSteepSlopesReachEveryEdgeOfTheShadingImage() {
-        let w = 13, h = 11
-        func height(_ x: Int, _ y: Int) -> Float { Float((x - 6) * abs(x - 6) + (y - 5) * abs(y - 5)) / 4 }
+        let w = 61, h = 37
+        func height(_ x: Int, _ y: Int) -> Float { Float((x - 30) * abs(x - 30) + (y - 18) * abs(y - 18)) / 40 }
         var reached = (left: false, right: false, top: false, bottom: false)
         for s: Float in [1e4, -1e4, 40, 3] {
             let out = shade(height, width: w, height: h, scale: s)
