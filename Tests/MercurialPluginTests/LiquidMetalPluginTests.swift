@@ -134,11 +134,12 @@ final class LiquidMetalPluginTests: PluginTestCase {
     }
 
     func testThreadAndTileInvariance() {
-        let (buffer, _) = maskBuffer(width: 90, height: 70)
+        // Large enough that both threads take blocks of the op's own work sharing at every tile size.
+        let (buffer, _) = maskBuffer(width: 300, height: 200)
         var results: [[Float]] = []
-        for (threads, tile) in [(1, 128), (2, 128), (2, 16), (1, 23)] {
+        for (threads, tile) in [(1, 128), (2, 128), (2, 16), (1, 23), (2, 23)] {
             let (g, shaded) = liquidMetal(buffer, aux: true)
-            results.append(render(g, shaded, x: -4, y: 9, width: 90, height: 70, format: "RGBA float", components: 4,
+            results.append(render(g, shaded, x: -4, y: 9, width: 300, height: 200, format: "RGBA float", components: 4,
                                   threads: threads, tile: tile))
         }
         for r in results.dropFirst() { XCTAssertEqual(r, results[0]) }
