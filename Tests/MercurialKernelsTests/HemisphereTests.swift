@@ -229,14 +229,9 @@ final class ShadedMaterialTests: XCTestCase {
                                      into: $0.baseAddress!)
             }
         }
-        var sample = [Float](repeating: 0, count: 4)
         for y in 0..<h {
             for x in 0..<w {
-                let gx = (height(min(x + 1, w - 1), y) - height(max(x - 1, 0), y)) / 2
-                let gy = (height(x, min(y + 1, h - 1)) - height(x, max(y - 1, 0))) / 2
-                let n = SIMD3<Float>(-s * gx, -s * gy, 1)
-                let len = (n * n).sum().squareRoot()
-                sphere.sample((n.x / len + 1) / 2 * 40, (n.y / len + 1) / 2 * 40, into: &sample)
+                var sample = formulaSample(height, x, y, width: w, height: h, scale: s, shading: sphere)
                 let a = alphas[(x + 2 * y) % alphas.count]
                 sample[3] *= a.isFinite ? min(max(a, 0), 1) : 0 // a non-finite alpha counts as 0
                 for k in 0..<4 {
@@ -256,14 +251,9 @@ final class ShadedMaterialTests: XCTestCase {
         var reached = (left: false, right: false, top: false, bottom: false)
         for s: Float in [1e4, -1e4, 40, 3] {
             let out = shade(height, width: w, height: h, scale: s)
-            var sample = [Float](repeating: 0, count: 4)
             for y in 0..<h {
                 for x in 0..<w {
-                    let gx = (height(min(x + 1, w - 1), y) - height(max(x - 1, 0), y)) / 2
-                    let gy = (height(x, min(y + 1, h - 1)) - height(x, max(y - 1, 0))) / 2
-                    let n = SIMD3<Float>(-s * gx, -s * gy, 1)
-                    let len = (n * n).sum().squareRoot()
-                    ramp.sample((n.x / len + 1) / 2 * 64, (n.y / len + 1) / 2 * 32, into: &sample)
+                    let sample = formulaSample(height, x, y, width: w, height: h, scale: s, shading: ramp)
                     for k in 0..<4 {
                         XCTAssertEqual(out[4 * (y * w + x) + k], sample[k], accuracy: 1e-4, "scale \(s), pixel \(x), \(y), channel \(k)")
                     }
@@ -284,4 +274,18 @@ final class ShadedMaterialTests: XCTestCase {
             XCTAssertTrue(shade({ x, _ in Float(x) }, width: 4, height: 3, scale: s).allSatisfy(\.isFinite))
         }
     }
+}
+
+/// The shaded-material formula for pixel (x, y) of a w × h height field, evaluated directly:
+/// central differences (clamped at the edges), the normal, and the shading image sampled through
+/// `ShadingImage.sample` at ((n.x + 1)/2 · W, (n.y + 1)/2 · H). RGBA, before the input's alpha.
+func formulaSample(_ height: (Int, Int) -> Float, _ x: Int, _ y: Int, width w: Int, height h: Int, scale s: Float,
+                   shading: ShadingImage) -> [Float] {
+    let gx = (height(min(x + 1, w - 1), y) - height(max(x - 1, 0), y)) / 2
+    let gy = (height(x, min(y + 1, h - 1)) - height(x, max(y - 1, 0))) / 2
+    let n = SIMD3<Float>(-s * gx, -s * gy, 1)
+    let len = (n * n).sum().squareRoot()
+    var sample = [Float](repeating: 0, count: 4)
+    shading.sample((n.x / len + 1) / 2 * Float(shading.width), (n.y / len + 1) / 2 * Float(shading.height), into: &sample)
+    return sample
 }
