@@ -95,7 +95,8 @@ public enum Threading: Sendable {
     case splitByGegl
     /// GEGL calls `process` once per region, on one thread; `process` hands the work out itself
     /// with `Parallel.run`, in many small pieces, so that no thread idles while another finishes a
-    /// costlier part. For ops whose cost per pixel varies widely across an image.
+    /// costlier part. For ops whose cost per pixel varies widely across an image, and that read
+    /// and write whole buffers (filters, composers; a point op's process has no buffer to share).
     case balancedByOperation
 }
 
