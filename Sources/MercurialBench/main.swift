@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import GeglHost
 import MercurialKernels
 
@@ -16,23 +16,28 @@ func option(_ name: String) -> String? {
 }
 let runs = Int(option("--runs") ?? "") ?? 5
 let threads = Int(option("--threads") ?? "") ?? 2
-let executableDir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-let pluginPath = option("--plugin") ?? executableDir.appendingPathComponent("libmercurial.so").path
-guard FileManager.default.fileExists(atPath: pluginPath) else {
+let pluginPath = option("--plugin") ?? realDirectory(of: CommandLine.arguments[0]) + "/libmercurial.so"
+guard fileExists(pluginPath) else {
     print("No plug-in at \(pluginPath): run `swift build -c release` first, or pass --plugin PATH.")
     exit(2)
 }
 // GEGL loads every .so under a folder: give it a folder holding only the plug-in.
 // (--keep-stage DIR: stage there and keep it, so that a profiler can read the plug-in's symbols.)
 let keptStage = option("--keep-stage")
-let stage = keptStage.map { URL(fileURLWithPath: $0) }
-    ?? FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-bench-\(getpid())")
-try? FileManager.default.createDirectory(at: stage, withIntermediateDirectories: true)
-try? FileManager.default.removeItem(at: stage.appendingPathComponent("mercurial.so"))
-try? FileManager.default.copyItem(atPath: pluginPath, toPath: stage.appendingPathComponent("mercurial.so").path)
-defer { if keptStage == nil { try? FileManager.default.removeItem(at: stage) } }
+let stage = keptStage ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/mercurial-bench-\(getpid())"
+mkdir(stage, 0o755)
+guard copyFile(pluginPath, to: stage + "/mercurial.so") else {
+    print("Could not copy the plug-in into \(stage).")
+    exit(2)
+}
+defer {
+    if keptStage == nil {
+        unlink(stage + "/mercurial.so")
+        rmdir(stage)
+    }
+}
 
-Gegl.start(pluginDirectory: stage.path, gpl3: true)
+Gegl.start(pluginDirectory: stage, gpl3: true)
 for op in ["mercurial:height-field-from-mask", "mercurial:shaded-material", "mercurial:hemisphere-light-render",
            "mercurial:holographic-hue", "gegl:distance-transform", "gegl:gaussian-blur", "gegl:multiply",
            "gegl:bump-map", "gegl:text", "gegl:cell-noise", "gegl:linear-gradient"]
@@ -68,6 +73,9 @@ var mask: Buffer! = prerender { g in
 
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
+/// The median of `runs` timings of `body`.
+func medianSeconds(_ body: () -> Void) -> Double { median((0..<runs).map { _ in seconds(body) }) }
+
 /// Times `build` (given the graph and the source node, returns the node to render), median of runs.
 func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node) -> Double {
     var samples: [Double] = []
@@ -78,9 +86,7 @@ func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph
         let out = Buffer(width: size.0, height: size.1, format: "RGBA float")
         let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
         g.link(node, sink)
-        let start = DispatchTime.now().uptimeNanoseconds
-        g.process(sink)
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        samples.append(seconds { g.process(sink) })
     }
     return median(samples)
 }
@@ -155,13 +161,7 @@ if wanted("kernel") {
     let plane = Plane(width: width, height: height, pixels: mask.pixels(format: "Y float", components: 1))
     let p = HeightFieldParameters(radius: radius)
     let padded = plane.padded(by: p.halo)
-    var kernelSamples: [Double] = []
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        _ = HeightField.compute(window: padded, parameters: p)
-        kernelSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    t["kernel"] = median(kernelSamples)
+    t["kernel"] = medianSeconds { _ = HeightField.compute(window: padded, parameters: p) }
 }
 
 func compare(_ name: String, _ others: [(String, String)]) {
@@ -225,39 +225,32 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
         }
         let sphere = ShadingImage.render(.studio)
         var out = [Float](repeating: 0, count: width * height * 4)
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
+        let kernel = medianSeconds {
             ha.withUnsafeBufferPointer { a in
                 out.withUnsafeMutableBufferPointer {
                     ShadedMaterial.shade(heightAlpha: a.baseAddress!, width: width, height: height, scale: 10,
                                          shading: sphere, into: $0.baseAddress!)
                 }
             }
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
-        rows.append(Row(name: "  (shading kernel alone, baseline build, 1 thread, whole frame)", seconds: median(samples),
+        rows.append(Row(name: "  (shading kernel alone, baseline build, 1 thread, whole frame)", seconds: kernel,
                         versus: "", ratio: nil, goal: ""))
     }
     compare("gegl:bump-map, aux = the same height field", [])
     compare("floor: gegl:invert-linear on the same height field", [("gegl:bump-map, aux = the same height field", "")])
     if let s = t["mercurial:hemisphere-light-render 1024², 4 lights"] {
         rows.append(Row(name: "mercurial:hemisphere-light-render 1024², 4 lights", seconds: s,
-                        versus: String(format: "%.0f megapixels/s", 1.048576 / s), ratio: nil, goal: "≥ 100 MP/s"))
+                        versus: fixed(1.048576 / s, 0) + " megapixels/s", ratio: nil, goal: "≥ 100 MP/s"))
         var p = HemisphereParameters.studio
         p.size = 1024
         var out = [Float](repeating: 0, count: 1024 * 1024 * 4)
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
+        let k = medianSeconds {
             out.withUnsafeMutableBufferPointer {
                 Hemisphere.render(p, x: 0, y: 0, width: 1024, count: 1024 * 1024, into: $0.baseAddress!)
             }
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
-        let k = median(samples)
         rows.append(Row(name: "  (hemisphere kernel alone, baseline build, 1 thread)", seconds: k,
-                        versus: String(format: "%.0f megapixels/s", 1.048576 / k), ratio: nil, goal: ""))
+                        versus: fixed(1.048576 / k, 0) + " megapixels/s", ratio: nil, goal: ""))
     }
 }
 
@@ -294,8 +287,8 @@ print("")
 print("| operation | seconds | compared with | ratio | goal |")
 print("|---|---:|---|---:|---|")
 for r in rows {
-    let ratio = r.ratio.map { String(format: "%.3f", $0) } ?? ""
-    print("| \(r.name) | \(String(format: "%.3f", r.seconds)) | \(r.versus) | \(ratio) | \(r.goal) |")
+    let ratio = r.ratio.map { fixed($0, 3) } ?? ""
+    print("| \(r.name) | \(fixed(r.seconds, 3)) | \(r.versus) | \(ratio) | \(r.goal) |")
 }
 mask = nil
 Gegl.exit()
