@@ -12,20 +12,13 @@ public typealias I4 = SIMD8<Int32>
     vmin(vmax(a, V4(repeating: lo)), V4(repeating: hi))
 }
 
-/// `any(mask)` and `all(mask)` for eight lanes, folded in halves with vector ors and ands (the
-/// standard library's versions call a horizontal min or max that is not always inlined).
+/// `any(mask)` for eight lanes, folded in halves with vector ors (in the hemisphere renderer the
+/// standard library's version called a horizontal max that was not inlined).
 @inline(__always) func anyLane(_ mask: SIMDMask<I4>) -> Bool {
     let lanes = unsafeBitCast(mask, to: I4.self)
     let four = lanes.lowHalf | lanes.highHalf
     let two = four.lowHalf | four.highHalf
     return unsafeBitCast(two, to: UInt64.self) != 0
-}
-
-@inline(__always) func allLanes(_ mask: SIMDMask<I4>) -> Bool {
-    let lanes = unsafeBitCast(mask, to: I4.self)
-    let four = lanes.lowHalf & lanes.highHalf
-    let two = four.lowHalf & four.highHalf
-    return unsafeBitCast(two, to: UInt64.self) == UInt64.max
 }
 
 /// 2^x and log2 by range reduction and polynomials fitted on Chebyshev nodes (relative error
@@ -35,6 +28,18 @@ public enum FastMath {
     @inline(__always) static func float(_ i: I4) -> V4 {
         let magic: Int32 = 0x4B40_0000 // 1.5 · 2^23
         return unsafeBitCast(i &+ magic, to: V4.self) - 12_582_912
+    }
+
+    /// floor(x) of four floats with |x| < 2²², as Int32 and as Float (exact): rounded to nearest
+    /// by the 1.5·2^23 trick, then stepped down where that rounded up.
+    @inline(__always) static func floorSmall(_ x: SIMD4<Float>) -> (SIMD4<Int32>, SIMD4<Float>) {
+        let shifted = x + 12_582_912
+        var n = unsafeBitCast(shifted, to: SIMD4<Int32>.self) &- 0x4B40_0000
+        var r = shifted - 12_582_912
+        let up = r .> x
+        r.replace(with: r - 1, where: up)
+        n.replace(with: n &- 1, where: up)
+        return (n, r)
     }
 
     /// log2(x) for positive, finite x.

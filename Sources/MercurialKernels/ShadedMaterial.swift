@@ -8,14 +8,15 @@ import CPrefetch
 // shading image (pixel i spans [i, i + 1), its centre at i + ½; samples beyond the last centre take
 // the edge pixel).
 
-/// A shading image in memory: RGBA (straight alpha), row-major.
+/// A shading image in memory: RGBA (straight alpha), row-major, at most 2²⁶ pixels (so that byte
+/// offsets into it fit 32 bits; mercurial:shaded-material reads at most 1024² of its aux image).
 public struct ShadingImage: Sendable {
     public let width: Int
     public let height: Int
     public let rgba: [Float]
 
     public init(width: Int, height: Int, rgba: [Float]) {
-        precondition(rgba.count == width * height * 4 && width > 0 && height > 0)
+        precondition(rgba.count == width * height * 4 && width > 0 && height > 0 && width * height <= 1 << 26)
         self.width = width
         self.height = height
         self.rgba = rgba
@@ -57,13 +58,30 @@ public struct ShadingImage: Sendable {
 }
 
 public enum ShadedMaterial {
-    /// One bilinear sample to take: the byte offset of its top-left shading pixel and the steps to
-    /// the pixels right of and below it (0 at the last column or row, where the weight is 0 too:
-    /// the steps only keep the reads inside the image), the blend weights, the output pixel and
-    /// the factor for its alpha. The arithmetic is `ShadingImage.bilinear`'s: the same result.
-    struct Tap {
-        var offset: Int, dy: Int, pixel: Int
-        var dx: Int32, ax: Float, ay: Float, alpha: Float
+    /// Bilinear samples waiting to be taken, one array per field, filled four at a time with vector
+    /// stores: the byte offset of each sample's top-left shading pixel and the steps to the pixels
+    /// right of and below it (0 at the last column or row, where the weight is 0 too: the steps
+    /// only keep the reads inside the image), the blend weights, the output pixel and the factor
+    /// for its alpha. The arithmetic is `ShadingImage.bilinear`'s: the same result.
+    struct Taps {
+        let offset, dx, dy, pixel: UnsafeMutablePointer<Int32>
+        let ax, ay, alpha: UnsafeMutablePointer<Float>
+
+        /// Lays the arrays out in `memory`, which holds 7 × capacity 4-byte values.
+        init(_ memory: UnsafeMutableRawPointer, capacity: Int) {
+            func ints(_ k: Int) -> UnsafeMutablePointer<Int32> {
+                (memory + 4 * k * capacity).bindMemory(to: Int32.self, capacity: capacity)
+            }
+            func floats(_ k: Int) -> UnsafeMutablePointer<Float> {
+                (memory + 4 * k * capacity).bindMemory(to: Float.self, capacity: capacity)
+            }
+            (offset, dx, dy, pixel) = (ints(0), ints(1), ints(2), ints(3))
+            (ax, ay, alpha) = (floats(4), floats(5), floats(6))
+        }
+
+        @inline(__always) static func store<V: SIMD>(_ v: V, _ p: UnsafeMutablePointer<V.Scalar>, at i: Int) {
+            UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: V.self)
+        }
     }
     /// How many taps wait for their lookups at most (then they are taken, and the list restarts).
     static let pendingCapacity = 1024
@@ -85,59 +103,76 @@ public enum ShadedMaterial {
         // bilinear sample lies, and asks the processor to fetch those shading pixels (prefetch);
         // the second, up to a thousand pixels later, blends them. Lookups land all over the
         // shading image (4 MB at 512²), so without this each one waited for memory in turn.
-        withUnsafeTemporaryAllocation(of: Tap.self, capacity: pendingCapacity) { pending in
+        withUnsafeTemporaryAllocation(byteCount: 7 * 4 * pendingCapacity, alignment: 16) { memory in
+            let pending = Taps(memory.baseAddress!, capacity: pendingCapacity)
             shading.rgba.withUnsafeBytes { image in
                 let img = image.baseAddress!
                 var count = 0
                 /// The second pass: blends and stores every waiting tap.
                 func takePending() {
-                    for t in pending[..<count] {
-                        let o = img + t.offset
+                    for i in 0..<count {
+                        let o = img + Int(pending.offset[i])
+                        let dx = Int(pending.dx[i]), dy = Int(pending.dy[i])
                         let a = o.loadUnaligned(as: SIMD4<Float>.self)
-                        let b = o.loadUnaligned(fromByteOffset: Int(t.dx), as: SIMD4<Float>.self)
-                        let c = o.loadUnaligned(fromByteOffset: t.dy, as: SIMD4<Float>.self)
-                        let d = o.loadUnaligned(fromByteOffset: t.dy + Int(t.dx), as: SIMD4<Float>.self)
-                        let ax = SIMD4(repeating: t.ax), ay = SIMD4(repeating: t.ay)
+                        let b = o.loadUnaligned(fromByteOffset: dx, as: SIMD4<Float>.self)
+                        let c = o.loadUnaligned(fromByteOffset: dy, as: SIMD4<Float>.self)
+                        let d = o.loadUnaligned(fromByteOffset: dy + dx, as: SIMD4<Float>.self)
+                        let ax = SIMD4(repeating: pending.ax[i]), ay = SIMD4(repeating: pending.ay[i])
                         let top = a + (b - a) * ax, bottom = c + (d - c) * ax
                         var colour = top + (bottom - top) * ay
-                        colour.w *= t.alpha
-                        (out + 4 * t.pixel).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = colour }
+                        colour.w *= pending.alpha[i]
+                        UnsafeMutableRawPointer(out + 4 * Int(pending.pixel[i])).storeBytes(of: colour, as: SIMD4<Float>.self)
                     }
                     count = 0
                 }
+                // Vector forms of the image's sizes, for four taps at once.
+                let zero4 = SIMD4<Float>(), lastU = SIMD4(repeating: fw1), lastV = SIMD4(repeating: fh1)
+                let sw4 = SIMD4<Int32>(repeating: Int32(sw)), sh4 = SIMD4<Int32>(repeating: Int32(sh))
+                let lanes = SIMD4<Int32>(0, 1, 2, 3)
                 let sv = SIMD4<Float>(repeating: s)
                 // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
                 let flat = ShadingImage.bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
                 let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
-                // Four flat opaque pixels, and which lanes of a (height, alpha) × 4 vector hold alphas.
+                // Four flat opaque pixels; which lanes of a (height, alpha) × 4 vector hold heights.
                 let flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
-                let alphaLanes = SIMD8<Int32>(0, 1, 0, 1, 0, 1, 0, 1) .!= 0
-                let heightLanes = .!alphaLanes
+                let heightLanes = SIMD8<Int32>(1, 0, 1, 0, 1, 0, 1, 0) .!= 0
                 for y in 0..<height {
                     let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
                     let down = ha + 2 * ((y + 2) * stride + 1)
                     let row = UnsafeMutableRawPointer(out + 4 * y * width)
                     var x = 0
+                    /// (height, alpha) of the four pixels from x, one vector.
+                    @inline(__always) func load(_ p: UnsafePointer<Float>, _ x: Int) -> SIMD8<Float> {
+                        UnsafeRawPointer(p + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+                    }
+                    /// Whether the four pixels from x are flat (zero gradient: equal neighbours), and
+                    /// their neighbours' alphas equal too — so that one vector test per side decides.
+                    /// It may say no for a flat group; the general path below handles that one.
+                    @inline(__always) func isEvenlyFlat(_ x: Int) -> Bool {
+                        all((load(mid, x - 1) .== load(mid, x + 1)) .& (load(up, x) .== load(down, x)))
+                    }
+                    /// Whether the four pixels from x are opaque (alpha exactly 1).
+                    @inline(__always) func isOpaque(_ x: Int) -> Bool {
+                        all(load(mid, x).replacing(with: 1, where: heightLanes) .== 1)
+                    }
                     // Four pixels at a time: the normal and the sample position as vectors, then one
                     // RGBA vector per bilinear corner.
                     while x + 4 <= width {
-                        // (height, alpha) of four pixels and of their neighbours, one vector each.
-                        let l8 = UnsafeRawPointer(mid + 2 * x - 2).loadUnaligned(as: SIMD8<Float>.self)
-                        let r8 = UnsafeRawPointer(mid + 2 * x + 2).loadUnaligned(as: SIMD8<Float>.self)
-                        let u8 = UnsafeRawPointer(up + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                        let d8 = UnsafeRawPointer(down + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                        // Most of a height field is flat (equal neighbours: zero gradient). Such groups
-                        // take the centre sample; opaque ones (alpha exactly 1) need no per-pixel work.
-                        if allLanes(((l8 .== r8) .& (u8 .== d8)) .| alphaLanes) {
-                            let c8 = UnsafeRawPointer(mid + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                            if allLanes((c8 .== 1) .| heightLanes) {
-                                row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
-                            } else {
-                                for i in 0..<4 { emit(flat, x + i) }
-                            }
+                        // Most of a height field is flat and opaque: a run of such groups is one
+                        // colour, stored four pixels at a time.
+                        while x + 4 <= width, isEvenlyFlat(x), isOpaque(x) {
+                            row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                            x += 4
+                        }
+                        guard x + 4 <= width else { break }
+                        // Flat but translucent (a transparent background): the centre sample, alpha per pixel.
+                        if isEvenlyFlat(x) {
+                            for i in 0..<4 { emit(flat, x + i) }
                             x += 4
                             continue
                         }
+                        let l8 = load(mid, x - 1), r8 = load(mid, x + 1), u8 = load(up, x), d8 = load(down, x)
+                        let c8 = load(mid, x)
                         let left = SIMD4(l8[0], l8[2], l8[4], l8[6])
                         let right = SIMD4(r8[0], r8[2], r8[4], r8[6])
                         let above = SIMD4(u8[0], u8[2], u8[4], u8[6])
@@ -160,18 +195,35 @@ public enum ShadedMaterial {
                         let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
                         let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
                         if count + 4 > pendingCapacity { takePending() }
+                        // Where each sample lies, clamped to the outermost pixel centres; the pixel
+                        // left of and above it (rounded down) and the weights, as in `bilinear`.
+                        var cu = uv, cv = vv
+                        cu.replace(with: zero4, where: cu .< zero4)
+                        cu.replace(with: lastU, where: cu .> lastU)
+                        cv.replace(with: zero4, where: cv .< zero4)
+                        cv.replace(with: lastV, where: cv .> lastV)
+                        let (ix, fx) = FastMath.floorSmall(cu), (iy, fy) = FastMath.floorSmall(cv)
+                        let at = 16 &* (iy &* sw4 &+ ix)
+                        let dx = SIMD4<Int32>().replacing(with: 16, where: ix &+ 1 .< sw4)
+                        let dy = SIMD4<Int32>().replacing(with: 16 &* sw4, where: iy &+ 1 .< sh4)
+                        var alpha = SIMD4(c8[1], c8[3], c8[5], c8[7])
+                        alpha.replace(with: zero4, where: .!((alpha .> -.infinity) .& (alpha .< .infinity)))
+                        alpha.replace(with: zero4, where: alpha .< zero4)
+                        alpha.replace(with: 1, where: alpha .> 1)
+                        Taps.store(at, pending.offset, at: count)
+                        Taps.store(dx, pending.dx, at: count)
+                        Taps.store(dy, pending.dy, at: count)
+                        Taps.store(Int32(y * width + x) &+ lanes, pending.pixel, at: count)
+                        Taps.store(cu - fx, pending.ax, at: count)
+                        Taps.store(cv - fy, pending.ay, at: count)
+                        Taps.store(alpha, pending.alpha, at: count)
+                        count += 4
+                        let atRight = at &+ dx, atBelow = at &+ dy, atAcross = atBelow &+ dx
                         for i in 0..<4 {
-                            let cu = min(max(uv[i], 0), fw1), cv = min(max(vv[i], 0), fh1)
-                            let ix = Int(cu), iy = Int(cv)
-                            let at = iy * sw + ix
-                            let dx = ix + 1 < sw ? 16 : 0, dy = iy + 1 < sh ? 16 * sw : 0
-                            pending[count] = Tap(offset: 16 * at, dy: dy, pixel: y * width + x + i, dx: Int32(dx),
-                                                 ax: cu - Float(ix), ay: cv - Float(iy), alpha: alphaFactor(x + i))
-                            count += 1
-                            mercurial_prefetch(img + 16 * at)
-                            mercurial_prefetch(img + 16 * at + dx)
-                            mercurial_prefetch(img + 16 * at + dy)
-                            mercurial_prefetch(img + 16 * at + dy + dx)
+                            mercurial_prefetch(img + Int(at[i]))
+                            mercurial_prefetch(img + Int(atRight[i]))
+                            mercurial_prefetch(img + Int(atBelow[i]))
+                            mercurial_prefetch(img + Int(atAcross[i]))
                         }
                         x += 4
                     }

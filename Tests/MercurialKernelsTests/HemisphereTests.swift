@@ -204,6 +204,19 @@ final class ShadedMaterialTests: XCTestCase {
     /// Every pixel of a mixed block — flat and sloped groups of four, a row tail, alphas in and out
     /// of [0, 1], NaN — against the formula evaluated pixel by pixel through `sample`.
     func testMixedBlockMatchesFormulaPerPixel() {
+        let alphas: [Float] = [1, 0.25, 1, .nan, 2, -1, 1, .infinity, 0.5]
+        checkMixedBlock { x, y in alphas[(x + 2 * y) % alphas.count] }
+    }
+
+    /// The same block with one alpha per row: flat groups whose neighbours share their alpha are
+    /// opaque (alpha 1), translucent, transparent or non-finite, each kept per pixel.
+    func testFlatRowsOfEveryAlphaMatchFormulaPerPixel() {
+        let rows: [Float] = [1, 0.25, 1, 0.25, 0.5, 0, 0.5, 1, 1]
+        checkMixedBlock { _, y in rows[y] }
+        checkMixedBlock { _, y in y == 4 ? .nan : 0.75 }
+    }
+
+    func checkMixedBlock(alpha: (Int, Int) -> Float, file: StaticString = #filePath, line: UInt = #line) {
         let w = 23, h = 9, s: Float = 7
         let sphere = ShadingImage.render(HemisphereParameters(size: 40, lights: LightSpec.studio.map(\.light),
                                                               diffuse: SIMD3(0.6, 0.6, 0.6), specular: SIMD3(1, 1, 1),
@@ -213,13 +226,12 @@ final class ShadedMaterialTests: XCTestCase {
             if x < 12 { return y == 4 ? 0.7 : 0.5 }                     // one bump
             return 0.03 * Float((x - 12) * (x - 12)) - 0.02 * Float(y) // sloped everywhere
         }
-        let alphas: [Float] = [1, 0.25, 1, .nan, 2, -1, 1, .infinity, 0.5]
         var ha = [Float](repeating: 0, count: (w + 2) * (h + 2) * 2)
         for y in 0..<(h + 2) {
             for x in 0..<(w + 2) {
                 let cx = min(max(x - 1, 0), w - 1), cy = min(max(y - 1, 0), h - 1)
                 ha[2 * (y * (w + 2) + x)] = height(cx, cy)
-                ha[2 * (y * (w + 2) + x) + 1] = alphas[(cx + 2 * cy) % alphas.count]
+                ha[2 * (y * (w + 2) + x) + 1] = alpha(cx, cy)
             }
         }
         var out = [Float](repeating: 0, count: w * h * 4)
@@ -232,14 +244,15 @@ final class ShadedMaterialTests: XCTestCase {
         for y in 0..<h {
             for x in 0..<w {
                 var sample = formulaSample(height, x, y, width: w, height: h, scale: s, shading: sphere)
-                let a = alphas[(x + 2 * y) % alphas.count]
+                let a = alpha(x, y)
                 sample[3] *= a.isFinite ? min(max(a, 0), 1) : 0 // a non-finite alpha counts as 0
                 for k in 0..<4 {
-                    XCTAssertEqual(out[4 * (y * w + x) + k], sample[k], accuracy: 2e-6, "pixel \(x), \(y) channel \(k)")
+                    XCTAssertEqual(out[4 * (y * w + x) + k], sample[k], accuracy: 2e-6, "pixel \(x), \(y) channel \(k)",
+                                   file: file, line: line)
                 }
             }
         }
-        XCTAssertTrue(out.allSatisfy(\.isFinite))
+        XCTAssertTrue(out.allSatisfy(\.isFinite), file: file, line: line)
     }
 
     /// Steep slopes in every direction sample the shading image's last rows and columns, where
