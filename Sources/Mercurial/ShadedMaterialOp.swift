@@ -62,11 +62,12 @@ enum ShadedMaterialOp: ComposerOperation {
         let long = max(bounds.width, bounds.height)
         let scale = long > maximumShadingSide ? Double(maximumShadingSide) / Double(long) : 1
         let w = max(1, Int((Double(bounds.width) * scale).rounded())), h = max(1, Int((Double(bounds.height) * scale).rounded()))
-        var rgba = [Float](repeating: 0, count: w * h * 4)
-        rgba.withUnsafeMutableBufferPointer {
+        // GEGL writes every pixel of the read (0 beyond the aux image): no zeroing first.
+        let rgba = [Float](unsafeUninitializedCapacity: w * h * 4) { pixels, count in
             aux.read(Rect(x: Int((Double(bounds.x) * scale).rounded()), y: Int((Double(bounds.y) * scale).rounded()),
                           width: w, height: h),
-                     format: .rgbaFloat, into: $0.baseAddress!, scale: scale)
+                     format: .rgbaFloat, into: pixels.baseAddress!, scale: scale)
+            count = w * h * 4
         }
         return ShadingImage(width: w, height: h, rgba: rgba)
     }
