@@ -31,7 +31,9 @@ public enum FastMath {
     }
 
     /// floor(x) of four floats with |x| < 2²², as Int32 and as Float (exact): rounded to nearest
-    /// by the 1.5·2^23 trick, then stepped down where that rounded up.
+    /// by the 1.5·2^23 trick, then stepped down where that rounded up — `exp2`'s floor, for four
+    /// lanes. (One generic version for both widths compiled its comparison lane by lane, through
+    /// memory; the standard library's float-to-integer vector conversion is a generic call.)
     @inline(__always) static func floorSmall(_ x: SIMD4<Float>) -> (SIMD4<Int32>, SIMD4<Float>) {
         let shifted = x + 12_582_912
         var n = unsafeBitCast(shifted, to: SIMD4<Int32>.self) &- 0x4B40_0000

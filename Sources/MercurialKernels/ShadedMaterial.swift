@@ -86,6 +86,15 @@ public enum ShadedMaterial {
     /// How many taps wait for their lookups at most (then they are taken, and the list restarts).
     static let pendingCapacity = 1024
 
+    /// The factor an input alpha gives the output's: clamped to [0, 1], a non-finite alpha as 0.
+    @inline(__always) static func alphaFactors(_ alpha: SIMD4<Float>) -> SIMD4<Float> {
+        var a = alpha
+        a.replace(with: 0, where: .!((a .> -.infinity) .& (a .< .infinity)))
+        a.replace(with: 0, where: a .< 0)
+        a.replace(with: 1, where: a .> 1)
+        return a
+    }
+
     /// Shades a block. `heightAlpha` holds (height, alpha) pairs for the block grown by one pixel on
     /// every side (`(width + 2) × (height + 2)`), with pixels beyond the height field's extent
     /// already clamped to its edge. Writes width × height RGBA pixels: the shading image's colour,
@@ -206,10 +215,7 @@ public enum ShadedMaterial {
                         let at = 16 &* (iy &* sw4 &+ ix)
                         let dx = SIMD4<Int32>().replacing(with: 16, where: ix &+ 1 .< sw4)
                         let dy = SIMD4<Int32>().replacing(with: 16 &* sw4, where: iy &+ 1 .< sh4)
-                        var alpha = SIMD4(c8[1], c8[3], c8[5], c8[7])
-                        alpha.replace(with: zero4, where: .!((alpha .> -.infinity) .& (alpha .< .infinity)))
-                        alpha.replace(with: zero4, where: alpha .< zero4)
-                        alpha.replace(with: 1, where: alpha .> 1)
+                        let alpha = alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7]))
                         Taps.store(at, pending.offset, at: count)
                         Taps.store(dx, pending.dx, at: count)
                         Taps.store(dy, pending.dy, at: count)
@@ -248,16 +254,10 @@ public enum ShadedMaterial {
                         emit(ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
                     }
 
-                    /// The input's alpha at x, clamped to [0, 1]; a non-finite alpha counts as 0.
-                    @inline(__always) func alphaFactor(_ x: Int) -> Float {
-                        let alpha = mid[2 * x + 1]
-                        return alpha.isFinite ? min(max(alpha, 0), 1) : 0
-                    }
-
                     /// Stores pixel x: the sample, its alpha × the input's alpha factor.
                     @inline(__always) func emit(_ sample: SIMD4<Float>, _ x: Int) {
                         var colour = sample
-                        colour.w *= alphaFactor(x)
+                        colour.w *= alphaFactors(SIMD4(repeating: mid[2 * x + 1]))[0]
                         row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
                     }
                 }
