@@ -21,9 +21,15 @@ let pluginLinkerSettings: [LinkerSetting] = [
         "-static-stdlib",
         // GEGL closes and reopens modules; a Swift runtime must never be unmapped.
         "-Xlinker", "-z", "-Xlinker", "nodelete",
+        // Hardening, as Debian builds its own libraries: resolve every symbol at load time, then
+        // make the relocations read-only.
+        "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro",
+        // Record only the libraries the plug-in really calls: the linker is a wrapper that puts
+        // --as-needed before pkg-config's whole GEGL link line (see the script).
+        "-use-ld=\(Context.packageDirectory)/scripts/build/ld-as-needed",
         // Export only the GModule / GEGL entry points; keep every Swift symbol private
         // so two Swift plug-ins in one host can never bind to each other's runtime.
-        "-Xlinker", "--version-script=Sources/Mercurial/exports.map",
+        "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Mercurial/exports.map",
     ]),
 ]
 

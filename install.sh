@@ -8,7 +8,9 @@ usage() {
 Usage: ./install.sh [--prefix DIR] [--uninstall] [--help]
 
   (no option)     install missing Debian/Ubuntu packages (libgegl-dev, libbabl-dev, libglib2.0-dev,
-                  gegl, pkg-config), build the plug-in in release, install mercurial.so into
+                  gegl, pkg-config, and python3-gi, gir1.2-gegl-0.4 for the Python example and
+                  the tests), build the plug-in in release (and the test-only plug-in the tests
+                  load), install a stripped mercurial.so into
                   ${XDG_DATA_HOME:-~/.local/share}/gegl-0.4/plug-ins, and into the Flatpak GIMP's
                   folder ~/.var/app/org.gimp.GIMP/data/gegl-0.4/plug-ins when that app is present.
   --prefix DIR    install into DIR instead (run hosts with GEGL_PATH=DIR:<GEGL's own folder>).
@@ -67,7 +69,7 @@ if [ "$uninstall" = 1 ]; then
 fi
 
 # 1. System packages.
-packages=(libgegl-dev libbabl-dev libglib2.0-dev gegl pkg-config)
+packages=(libgegl-dev libbabl-dev libglib2.0-dev gegl pkg-config python3-gi gir1.2-gegl-0.4 binutils)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -92,16 +94,21 @@ fi
 command -v swift >/dev/null ||
     die "no Swift toolchain on PATH: install Swift 6 for Linux (swift.org), put its usr/bin on PATH, then run ./install.sh again"
 echo "building the plug-in (release) …"
-swift build -c release --product mercurial ||
+# Every product: the plug-in, the test-only plug-in and the benchmark, so that `swift test` and the
+# benchmark find what they load without another build.
+swift build -c release ||
     die "the build failed (messages above). 'swift package clean' and a new run often helps after a toolchain change"
 built=".build/release/libmercurial.so"
 [ -f "$built" ] || die "the build did not produce $built"
+# Hosts need no symbols: install a stripped copy (about 6 MB instead of 10).
+stripped=".build/release/mercurial-stripped.so"
+strip --strip-unneeded -o "$stripped" "$built" || die "strip failed on $built"
 
 # 3. Install.
 for dir in "${targets[@]}"; do
     mkdir -p "$dir" || die "could not create $dir (check its permissions, or use --prefix DIR)"
     # Install through a temporary name and rename: a running host never sees half a file.
-    install -m 0644 "$built" "$dir/.$library_name.tmp" || die "could not write into $dir"
+    install -m 0644 "$stripped" "$dir/.$library_name.tmp" || die "could not write into $dir"
     mv -f "$dir/.$library_name.tmp" "$dir/$library_name"
     echo "installed $dir/$library_name"
 done

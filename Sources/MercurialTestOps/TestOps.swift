@@ -70,8 +70,9 @@ enum TestShift: FilterOperation {
 }
 
 /// A filter that spreads each region over GEGL's threads itself (`Parallel.run` over
-/// `tileBlocks`): out = (x, y, input red, w), where w names the worker that filled the block (the
-/// index of the first block that worker took), so a test can see both the coverage and the threads.
+/// `tileBlocks`): out = (x, y, input red, id), where id = (y₀ + 1024)·4096 + (x₀ + 1024) names the
+/// block (by its top-left corner x₀, y₀) that wrote the pixel, so a test can check that the blocks
+/// cover the region exactly once whatever the threads did. (Exact in Float for |x₀|, |y₀| < 1024.)
 enum TestBlocks: FilterOperation {
     static let info = OperationInfo(
         name: "mercurial-test:blocks", title: "Test Blocks", categories: ["hidden"],
@@ -94,11 +95,9 @@ enum TestBlocks: FilterOperation {
         let blocks = output.tileBlocks(roi, maxWidth: prepared.blockWidth)
         Parallel.run(items: blocks.count) { next in
             var rgba: [Float] = []
-            var worker: Float?
             while let i = next() {
                 let block = blocks[i]
-                let w = worker ?? Float(i)
-                worker = w
+                let id = Float((block.y + 1024) * 4096 + (block.x + 1024))
                 rgba = [Float](repeating: 0, count: block.count * 4)
                 rgba.withUnsafeMutableBufferPointer { input.read(block, format: .rgbaFloat, into: $0.baseAddress!) }
                 output.fill(block, format: .rgbaFloat) { piece in
@@ -108,7 +107,7 @@ enum TestBlocks: FilterOperation {
                             let o = piece.pixels + 4 * (y * r.width + x)
                             o[0] = Float(r.x + x); o[1] = Float(r.y + y)
                             o[2] = rgba[4 * ((r.y + y - block.y) * block.width + (r.x + x - block.x))]
-                            o[3] = w
+                            o[3] = id
                         }
                     }
                 }

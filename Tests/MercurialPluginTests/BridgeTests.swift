@@ -39,36 +39,63 @@ final class BridgeTests: PluginTestCase {
 
     /// `Parallel.run` over `tileBlocks`: every pixel filled exactly as asked, whatever the tile size,
     /// block width or thread count; with two threads, both take blocks.
-    func testWorkBalancedByTheOpCoversEveryPixel() {
+    /// Holds for every schedule: each pixel is written by exactly one block (every block's pixels
+    /// form its whole rectangle, anchored at the corner it names, no wider than asked or a tile), every pixel
+    /// has its own position and input, and one thread gives the same pixels as two.
+    func testWorkBalancedByTheOpCoversEveryPixelOnce() {
         let (x0, y0, w, h) = (5, -3, 1500, 400)
         var pixels = [Float](repeating: 0, count: w * h * 4)
         for i in 0..<(w * h) { pixels[4 * i] = Float((i * 7) % 11); pixels[4 * i + 3] = 1 }
         let buffer = Buffer(x: x0, y: y0, width: w, height: h, format: "RGBA float", pixels: pixels)
-        for (tile, blockWidth, threads) in [(23, 50, 2), (23, 1, 2), (128, 4096, 2), (64, 100, 1), (17, 300, 2)] {
-            let g = Graph()
-            let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-            let op = g.add("mercurial-test:blocks", ["block-width": .int(blockWidth)])
-            g.link(src, op)
-            // A region that starts and ends inside tiles.
-            let (rx, ry, rw, rh) = (x0 + 3, y0 + 1, w - 7, h - 5)
-            let out = render(g, op, x: rx, y: ry, width: rw, height: rh, format: "RGBA float", components: 4,
-                             threads: threads, tile: tile)
-            var wrong = 0
-            var workers = Set<Float>()
-            for y in 0..<rh {
-                for x in 0..<rw {
-                    let o = 4 * (y * rw + x)
-                    let i = (ry + y - y0) * w + (rx + x - x0)
-                    if out[o] != Float(rx + x) || out[o + 1] != Float(ry + y) || out[o + 2] != Float((i * 7) % 11) { wrong += 1 }
-                    workers.insert(out[o + 3])
+        for (tile, blockWidth) in [(23, 50), (23, 1), (128, 4096), (64, 100), (17, 300)] {
+            var byThreads: [Int: [Float]] = [:]
+            for threads in [1, 2] {
+                let g = Graph()
+                let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
+                let op = g.add("mercurial-test:blocks", ["block-width": .int(blockWidth)])
+                g.link(src, op)
+                // A region that starts and ends inside tiles.
+                let (rx, ry, rw, rh) = (x0 + 3, y0 + 1, w - 7, h - 5)
+                let out = render(g, op, x: rx, y: ry, width: rw, height: rh, format: "RGBA float", components: 4,
+                                 threads: threads, tile: tile)
+                let label = "tile \(tile), block width \(blockWidth), threads \(threads)"
+                var wrong = 0
+                // Each block: the bounding box of the pixels it wrote, and how many.
+                var boxes: [Int: (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)] = [:]
+                for y in 0..<rh {
+                    for x in 0..<rw {
+                        let o = 4 * (y * rw + x)
+                        let i = (ry + y - y0) * w + (rx + x - x0)
+                        if out[o] != Float(rx + x) || out[o + 1] != Float(ry + y) || out[o + 2] != Float((i * 7) % 11) { wrong += 1 }
+                        let id = Int(out[o + 3])
+                        let (px, py) = (rx + x, ry + y)
+                        if let b = boxes[id] {
+                            boxes[id] = (min(b.minX, px), min(b.minY, py), max(b.maxX, px), max(b.maxY, py), b.count + 1)
+                        } else {
+                            boxes[id] = (px, py, px, py, 1)
+                        }
+                    }
                 }
+                XCTAssertEqual(wrong, 0, label)
+                var overlapping = 0
+                for (id, b) in boxes {
+                    let (cornerX, cornerY) = (id % 4096 - 1024, id / 4096 - 1024)
+                    let (bw, bh) = (b.maxX - b.minX + 1, b.maxY - b.minY + 1)
+                    // A block partly overwritten by another would leave a hole in its rectangle. GEGL
+                    // may process whole tiles around the region, so a corner can lie outside it. A
+                    // block is at least one tile of the op's output buffer wide (GEGL's 128 here,
+                    // or the configured tile).
+                    if b.count != bw * bh || b.minX != max(cornerX, rx) || b.minY != max(cornerY, ry)
+                        || bw > max(blockWidth, tile, 128) {
+                        overlapping += 1
+                    }
+                }
+                XCTAssertEqual(overlapping, 0, "\(label): blocks with holes, off their corner or too wide")
+                XCTAssertGreaterThan(boxes.count, blockWidth < rw ? 1 : 0, label)
+                // Positions and input only: where blocks fall may depend on how GEGL split the region.
+                byThreads[threads] = stride(from: 0, to: out.count, by: 4).flatMap { out[$0..<($0 + 3)] }
             }
-            XCTAssertEqual(wrong, 0, "tile \(tile), block width \(blockWidth), threads \(threads)")
-            if threads == 1 {
-                XCTAssertEqual(workers, [0], "one thread: one worker, which took block 0 first")
-            } else {
-                XCTAssertGreaterThanOrEqual(workers.count, 2, "tile \(tile): two threads both took blocks")
-            }
+            XCTAssertEqual(byThreads[1], byThreads[2], "tile \(tile), block width \(blockWidth): 1 thread = 2 threads")
         }
         Gegl.configure("threads", 2)
     }

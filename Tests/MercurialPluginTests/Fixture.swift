@@ -14,17 +14,20 @@ enum Plugin {
     /// A folder holding only `mercurial.so`, as installed (GEGL loads every .so under a folder).
     static let directory: URL = {
         let fm = FileManager.default
-        precondition(fm.fileExists(atPath: builtLibrary.path),
-                     "No plug-in at \(builtLibrary.path): run `swift build -c release` before `swift test`.")
+        // The plug-in tests load the release build (the file users install), which plain
+        // `swift test` does not make: say exactly what to run instead of failing test by test.
+        let testOps = builtLibrary.deletingLastPathComponent().appendingPathComponent("libmercurial-test-ops.so")
+        for file in [builtLibrary, testOps] where !fm.fileExists(atPath: file.path) {
+            preconditionFailure("No \(file.path): run `./install.sh` or `swift build -c release` before `swift test`.")
+        }
         let built = (try? fm.attributesOfItem(atPath: builtLibrary.path)[.modificationDate] as? Date) ?? .distantPast
         if let stale = newestSource(), stale > built {
-            preconditionFailure("\(builtLibrary.path) is older than the sources: run `swift build -c release` again.")
+            preconditionFailure("\(builtLibrary.path) is older than the sources: run `swift build -c release` (or ./install.sh) again.")
         }
         let dir = fm.temporaryDirectory.appendingPathComponent("mercurial-tests-\(getpid())")
         try? fm.createDirectory(at: dir, withIntermediateDirectories: true)
         try? fm.copyItem(at: builtLibrary, to: dir.appendingPathComponent("mercurial.so"))
         // The test-only plug-in (GeglBridge's other base classes), built by the same command.
-        let testOps = builtLibrary.deletingLastPathComponent().appendingPathComponent("libmercurial-test-ops.so")
         try? fm.copyItem(at: testOps, to: dir.appendingPathComponent("mercurial-test-ops.so"))
         return dir
     }()
