@@ -127,6 +127,11 @@ test_trixie() {
         gimp-console-3.0 -i -d --quit --batch-interpreter=plug-in-script-fu-eval -b "$script" >"$log" 2>&1 &&
         png_ok "$root/tmp/gimp3-liquid-metal.png" && ! grep -q "not installed" "$log"; then
         ok "Debian 13: GIMP 3 applied mercurial:liquid-metal (the .deb's) to a text layer through Script-Fu and saved it"
+        # Plain text has a handful of colours; shaded metal has hundreds.
+        local colours
+        colours="$(in_root "$root" identify -format %k /tmp/gimp3-liquid-metal.png 2>/dev/null || echo 0)"
+        [ "$colours" -gt 200 ] && ok "Debian 13: the saved layer is shaded metal ($colours colours)" ||
+            bad "Debian 13: the saved layer has $colours colours: the filter did not shade it"
     else
         bad "Debian 13: GIMP 3 did not apply mercurial:liquid-metal"; grep -iE "error|not installed" "$log" | head -5
     fi

@@ -22,6 +22,15 @@ final class ReadmeTests: PluginTestCase {
         return (box.width, box.height, g.render(load, format: "RGBA float", components: 4))
     }
 
+    /// The README names the release files with the version scripts/package.sh gives them.
+    func testReadmeNamesTheReleaseFilesOfThisVersion() throws {
+        let readme = try String(contentsOf: Plugin.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: ManifestTests.manifestURL)) as? [String: Any]
+        let version = try XCTUnwrap(manifest?["version"] as? String)
+        XCTAssertTrue(readme.contains("mercurial-gegl_\(version)_amd64.deb"), "the .deb of version \(version)")
+        XCTAssertTrue(readme.contains("mercurial-\(version)-linux-x86_64.tar.gz"), "the tarball of version \(version)")
+    }
+
     func testDemoCommandRendersThePicture() throws {
         let command = Self.block("demo-command")
         XCTAssertTrue(command.hasPrefix("gegl "), "README has no demo command: \(command)")
