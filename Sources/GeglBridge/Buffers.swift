@@ -79,30 +79,12 @@ public struct OutputBuffer {
     /// `rect` cut along the output's tile grid into blocks: each one tile row high and whole tiles
     /// wide, at most `maxWidth` pixels (but at least one tile); blocks at the edges of `rect` are
     /// cut to it. Rows top to bottom, left to right within a row. Two blocks never share a tile, so
-    /// threads can fill them at the same time.
-    public func tileBlocks(_ rect: Rect, maxWidth: Int) -> [Rect] {
-        guard !rect.isEmpty else { return [] }
+    /// threads can fill them at the same time. Computed by index: no memory grows with `rect`.
+    public func tileBlocks(_ rect: Rect, maxWidth: Int) -> TileBlocks {
         let tileWidth = max(1, intProperty("tile-width")), tileHeight = max(1, intProperty("tile-height"))
-        let shiftX = intProperty("shift-x"), shiftY = intProperty("shift-y")
-        let step = max(1, maxWidth / tileWidth) * tileWidth
-        /// The first tile edge at or before `v` on an axis whose tiles start at −shift + k·size.
-        func edge(_ v: Int, _ size: Int, _ shift: Int) -> Int {
-            let t = v + shift
-            return (t >= 0 ? t / size : -((-t + size - 1) / size)) * size - shift
-        }
-        var blocks: [Rect] = []
-        var y = rect.y
-        while y < rect.maxY {
-            let y1 = min(edge(y, tileHeight, shiftY) + tileHeight, rect.maxY)
-            var x = rect.x
-            while x < rect.maxX {
-                let x1 = min(edge(x, tileWidth, shiftX) + step, rect.maxX)
-                blocks.append(Rect(x: x, y: y, width: x1 - x, height: y1 - y))
-                x = x1
-            }
-            y = y1
-        }
-        return blocks
+        return TileBlocks(rect: rect, tileWidth: tileWidth, tileHeight: tileHeight,
+                          shiftX: intProperty("shift-x"), shiftY: intProperty("shift-y"),
+                          step: max(1, maxWidth / tileWidth) * tileWidth)
     }
 
     /// An integer GObject property of the buffer ("tile-height", "shift-y").
@@ -163,5 +145,53 @@ public struct PrepareContext {
             area.pointee.top = h
             area.pointee.bottom = h
         }
+    }
+}
+
+/// The blocks of `OutputBuffer.tileBlocks`, block i computed from i.
+public struct TileBlocks: RandomAccessCollection, Sendable {
+    let rect: Rect
+    /// The first tile edge at or above / left of the rectangle, on each axis.
+    let firstRowEdge: Int, firstColumnEnd: Int
+    let tileHeight: Int, step: Int
+    let rows: Int, columns: Int
+
+    init(rect: Rect, tileWidth: Int, tileHeight: Int, shiftX: Int, shiftY: Int, step: Int) {
+        /// The first tile edge at or before `v` on an axis whose tiles start at −shift + k·size.
+        func edge(_ v: Int, _ size: Int, _ shift: Int) -> Int {
+            let t = v + shift
+            return (t >= 0 ? t / size : -((-t + size - 1) / size)) * size - shift
+        }
+        self.rect = rect
+        self.tileHeight = tileHeight
+        self.step = step
+        firstRowEdge = edge(rect.y, tileHeight, shiftY)
+        // The first block of a row ends `step` after the tile edge at or before its left side; the
+        // others start on a tile edge and are `step` wide.
+        firstColumnEnd = edge(rect.x, tileWidth, shiftX) + step
+        if rect.isEmpty {
+            rows = 0
+            columns = 0
+        } else {
+            rows = (edge(rect.maxY - 1, tileHeight, shiftY) - firstRowEdge) / tileHeight + 1
+            columns = firstColumnEnd >= rect.maxX ? 1 : 1 + (rect.maxX - firstColumnEnd + step - 1) / step
+        }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { rows * columns }
+
+    public subscript(i: Int) -> Rect {
+        let row = i / columns, column = i % columns
+        let y0 = row == 0 ? rect.y : firstRowEdge + row * tileHeight
+        let y1 = Swift.min(firstRowEdge + (row + 1) * tileHeight, rect.maxY)
+        let x0 = column == 0 ? rect.x : firstColumnEnd + (column - 1) * step
+        let x1 = Swift.min(firstColumnEnd + column * step, rect.maxX)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The most pixels any block has, without visiting them all.
+    public var largestBlockSize: (width: Int, height: Int) {
+        isEmpty ? (0, 0) : (Swift.min(step, rect.width), Swift.min(tileHeight, rect.height))
     }
 }

@@ -26,6 +26,13 @@ private func context(_ op: OperationPointer) -> OperationContext {
 
 private func roiRect(_ roi: UnsafePointer<GeglRectangle>?) -> Rect { roi.map { Rect($0.pointee) } ?? .empty }
 
+/// The one rule for absurd regions, for every op: GEGL asks for an infinite region only when a
+/// host renders an uncropped infinite extent whole (the `gegl` CLI on an uncropped pattern, a
+/// write-buffer sink). No output could hold it, so the op leaves it as GEGL made it (transparent)
+/// and returns at once, instead of allocating for, or looping over, 2⁶² pixels. Finite regions of
+/// an infinite input render as usual.
+private func isProcessable(_ roi: Rect) -> Bool { !roi.isEmpty && !roi.isInfinite }
+
 // MARK: GeglOperationClass
 
 private let prepareCallback: @convention(c) (OperationPointer?) -> Void = { op in
@@ -120,7 +127,7 @@ private let filterProcess: @convention(c) (OperationPointer?, OpaquePointer?, Op
     op, input, output, roi, _ in
     // A missing input leaves the output empty (transparent): GEGL asked for a region of nothing.
     guard let op, let output else { return 0 }
-    guard let input else { return 1 }
+    guard let input, isProcessable(roiRect(roi)) else { return 1 }
     guard let process = registration(of: raw(op)).processFilter, let p = prepared(op) else { return 0 }
     process(p, InputBuffer(buffer: input), OutputBuffer(buffer: output), roiRect(roi))
     return 1
@@ -131,6 +138,7 @@ private let composerProcess: @convention(c) (OperationPointer?, OpaquePointer?, 
     op, input, aux, output, roi, _ in
     guard let op, let output, let process = registration(of: raw(op)).processComposer,
           let p = prepared(op) else { return 0 }
+    guard isProcessable(roiRect(roi)) else { return 1 }
     process(p, input.map(InputBuffer.init), aux.map(InputBuffer.init), OutputBuffer(buffer: output), roiRect(roi))
     return 1
 }

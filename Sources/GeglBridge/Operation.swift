@@ -28,8 +28,11 @@ public struct Rect: Equatable, Sendable, CustomStringConvertible {
     /// GEGL marks an unbounded extent (e.g. an uncropped pattern) with sizes near G_MAXINT.
     public var isInfinite: Bool { width >= Int(Int32.max) / 2 || height >= Int(Int32.max) / 2 }
 
+    /// The rectangle with `d` more pixels on every side. An infinite one is returned as it is: GEGL
+    /// recognises its infinite plane by its exact numbers, and one pixel more would turn it into a
+    /// real 2³¹-pixel square that GEGL then tries to render.
     public func grown(by d: Int) -> Rect {
-        Rect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
+        isInfinite ? self : Rect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
     }
 
     public func intersection(_ o: Rect) -> Rect {

@@ -71,7 +71,12 @@ let setProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafePo
     guard let object, let value, let (raw, index, spec) = property(object, id) else { return }
     let new: PropertyValue
     switch spec.kind {
-    case .double: new = .number(g_value_get_double(value))
+    case let .double(fallback, range, _, _, _, _, _):
+        // GLib's own setters refuse NaN and clamp to the range, but a caller of the class's
+        // set_property (or a GValue built by hand) can pass anything: NaN takes the default and
+        // everything else is clamped, so no op ever sees a value outside its documented range.
+        let v = g_value_get_double(value)
+        new = .number(v.isNaN ? fallback : min(max(v, range.lowerBound), range.upperBound))
     case .int: new = .number(Double(g_value_get_int(value)))
     case .boolean: new = .number(g_value_get_boolean(value) != 0 ? 1 : 0)
     case .enumeration: new = .number(Double(g_value_get_enum(value)))

@@ -239,6 +239,22 @@ public final class Graph {
         gegl_node_set_property(node.node, name, &v)
     }
 
+    /// Sets a double property by calling the operation class's own set_property, past GLib's
+    /// validation (which refuses NaN and clamps to the range): what a careless host or binding can
+    /// do, for hostile-input tests.
+    public func setUnvalidated(_ node: Node, _ name: String, _ number: Double) {
+        guard let operation = gegl_node_get_gegl_operation(node.node) else { return }
+        // Why the casts: a GeglOperation is a GObject; its class struct starts with GObjectClass.
+        let object = UnsafeMutableRawPointer(operation).assumingMemoryBound(to: GObject.self)
+        guard let klass = object.pointee.g_type_instance.g_class?.withMemoryRebound(to: GObjectClass.self, capacity: 1, { $0 }),
+              let spec = g_object_class_find_property(klass, name), let setter = klass.pointee.set_property else { return }
+        var v = GValue()
+        g_value_init(&v, spec.pointee.value_type)
+        defer { g_value_unset(&v) }
+        g_value_set_double(&v, number)
+        setter(object, spec.pointee.param_id, &v, spec)
+    }
+
     /// Reads a property back as a string (see `Gegl.describe`).
     public func get(_ node: Node, _ name: String) -> String? {
         guard let spec = gegl_node_find_property(node.node, name) else { return nil }

@@ -83,7 +83,8 @@ enum ShadedMaterialOp: ComposerOperation {
         let bounds = prepared.inputBounds
         let shading = prepared.shading.value { Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds)) }
         let blocks = output.tileBlocks(roi, maxWidth: blockWidth)
-        let windowSize = blocks.reduce(0) { max($0, ($1.width + 2) * ($1.height + 2) * 2) }
+        let largest = blocks.largestBlockSize
+        let windowSize = (largest.width + 2) * (largest.height + 2) * 2
         Parallel.run(items: blocks.count) { next in
             // The height field around one block (one read), and the block shaded straight into
             // GEGL's tiles out of it.

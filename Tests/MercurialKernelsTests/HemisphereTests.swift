@@ -134,6 +134,20 @@ final class ShadedMaterialTests: XCTestCase {
         return ShadingImage(width: 64, height: 32, rgba: px)
     }()
 
+    /// Non-finite components of a shading image read as 0, and finite ones are kept exactly.
+    func testNonFiniteShadingPixelsReadAsZero() {
+        var px = [Float](repeating: 0.25, count: 4 * 4 * 4)
+        px[0] = .nan; px[5] = .infinity; px[10] = -.infinity
+        let image = ShadingImage(width: 4, height: 4, rgba: px)
+        XCTAssertEqual(Array(image.rgba[0..<12]), [0, 0.25, 0.25, 0.25, 0.25, 0, 0.25, 0.25, 0.25, 0.25, 0, 0.25])
+        XCTAssertEqual(Array(image.rgba[12...]), Array(px[12...]))
+        var o = [Float](repeating: 0, count: 4)
+        for (x, y) in [(0.5, 0.5), (1.0, 1.0), (2.5, 0.5), (3.9, 3.9)] as [(Float, Float)] {
+            image.sample(x, y, into: &o)
+            XCTAssertTrue(o.allSatisfy(\.isFinite), "\(x), \(y): \(o)")
+        }
+    }
+
     /// Shades a height function over a w×h block (the grown window computed by clamping).
     func shade(_ f: (Int, Int) -> Float, width w: Int, height h: Int, scale: Float, alpha: Float = 1,
                shading: ShadingImage? = nil) -> [Float] {
