@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A bounded fuzz run of Tests/Hostile/fuzz.py: random graphs of Mercurial's ops and GEGL's own,
+# in batches, each batch a child process under a memory limit and a time limit (a crash or a hang
+# fails the batch). Prints the seed; replay a failure with
+#   MERCURIAL_FUZZ_SEED=S scripts/fuzz-test.sh     or    fuzz.py S I --show / fuzz.py S I 1
+# Usage: scripts/fuzz-test.sh [PLUGIN.so]   Budget: MERCURIAL_FUZZ_SECONDS (default 150).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+plugin="${1:-.build/release/libmercurial.so}"
+[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
+seed="${MERCURIAL_FUZZ_SEED:-$(date +%s)}"
+budget="${MERCURIAL_FUZZ_SECONDS:-150}"
+batch=25
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+cp "$plugin" "$stage/mercurial.so"
+export GEGL_PATH="$stage:$(pkg-config --variable=pluginsdir gegl-0.4)" GEGL_USE_OPENCL=no
+echo "fuzz seed $seed, budget ${budget} s, batches of $batch"
+end=$(($(date +%s) + budget))
+first=0 passed=0 failed=0
+while [ "$(date +%s)" -lt "$end" ]; do
+    out="$( (ulimit -v 4194304; exec timeout -s KILL 120 /usr/bin/python3 Tests/Hostile/fuzz.py "$seed" "$first" "$batch") 2>&1)"
+    status=$?
+    fails="$(echo "$out" | grep -c '^FAIL' || true)"
+    if [ "$status" -gt 1 ]; then
+        echo "FAIL batch $seed:$first..$((first + batch - 1)) died (exit $status: a crash, the memory limit or a hang)"
+        echo "$out" | tail -5 | sed 's/^/     /'
+        failed=$((failed + batch))
+    else
+        echo "$out" | grep -A1 '^FAIL' || true
+        failed=$((failed + fails))
+        passed=$((passed + batch - fails))
+    fi
+    first=$((first + batch))
+done
+echo "fuzz: $first random graphs from seed $seed"
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
