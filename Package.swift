@@ -33,6 +33,11 @@ let pluginLinkerSettings: [LinkerSetting] = [
     ]),
 ]
 
+/// The kernels are built -Ounchecked (no overflow or bounds traps in their inner loops).
+/// MERCURIAL_CHECKED_KERNELS=1 builds them with Swift's checks on: Swift's stand-in for
+/// UndefinedBehaviorSanitizer, which it does not offer on Linux (scripts/sanitizer-test.sh checked).
+let kernelOptimization = Context.environment["MERCURIAL_CHECKED_KERNELS"] == nil ? "-Ounchecked" : "-O"
+
 let package = Package(
     name: "Mercurial",
     products: [
@@ -47,11 +52,11 @@ let package = Package(
         // Header-only; used by the shading kernel (see Sources/CPrefetch/prefetch.h).
         .systemLibrary(name: "CPrefetch"),
         .target(name: "MercurialKernels", dependencies: ["CPrefetch"],
-                swiftSettings: [.unsafeFlags(["-Ounchecked"]), .swiftLanguageMode(.v5)]),
+                swiftSettings: [.unsafeFlags([kernelOptimization]), .swiftLanguageMode(.v5)]),
         // The same kernel sources (symbolic links) compiled for x86-64-v3 (AVX2): the plug-in picks
         // this copy at run time when GEGL reports such a CPU, as GEGL does for its own operations.
         .target(name: "MercurialKernelsV3", dependencies: ["CPrefetch"],
-                swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "haswell"]), .swiftLanguageMode(.v5)]),
+                swiftSettings: [.unsafeFlags([kernelOptimization, "-target-cpu", "haswell"]), .swiftLanguageMode(.v5)]),
         .target(name: "GeglBridge", dependencies: ["CGegl"]),
         // Host-side helpers (start GEGL, build graphs, render) shared by the tests and the benchmark.
         .target(name: "GeglHost", dependencies: ["CGegl"]),

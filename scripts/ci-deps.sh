@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What CI's scripts need beyond the README's commands (./install.sh installs everything the tests
-# need): debootstrap (fresh-machine and package tests, the GIMP 3 root), lintian (package.sh) and
-# GIMP 2.10 (its loading test). Debian/Ubuntu; skips what is present.
+# need): debootstrap (fresh-machine and package tests, the GIMP 3 root), lintian (package.sh),
+# GIMP 2.10 (its loading test) and valgrind (scripts/sanitizer-test.sh). Debian/Ubuntu; skips what is present.
 set -euo pipefail
-packages=(debootstrap lintian gimp)
+packages=(debootstrap lintian gimp valgrind)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,7 @@
 # fails the batch). Prints the seed; replay a failure with
 #   MERCURIAL_FUZZ_SEED=S scripts/fuzz-test.sh     or    fuzz.py S I --show / fuzz.py S I 1
 # Usage: scripts/fuzz-test.sh [PLUGIN.so]   Budget: MERCURIAL_FUZZ_SECONDS (default 150).
+# MERCURIAL_HOSTILE_MEMORY_KB and MERCURIAL_PRELOAD as in scripts/hostile-test.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 plugin="${1:-.build/release/libmercurial.so}"
@@ -19,7 +20,8 @@ echo "fuzz seed $seed, budget ${budget} s, batches of $batch"
 end=$(($(date +%s) + budget))
 first=0 passed=0 failed=0
 while [ "$(date +%s)" -lt "$end" ]; do
-    out="$( (ulimit -v 4194304; exec timeout -s KILL 120 /usr/bin/python3 Tests/Hostile/fuzz.py "$seed" "$first" "$batch") 2>&1)"
+    out="$( (ulimit -v "${MERCURIAL_HOSTILE_MEMORY_KB:-4194304}"; exec timeout -s KILL 120 \
+        env ${MERCURIAL_PRELOAD:+LD_PRELOAD=$MERCURIAL_PRELOAD} /usr/bin/python3 Tests/Hostile/fuzz.py "$seed" "$first" "$batch") 2>&1)"
     status=$?
     fails="$(echo "$out" | grep -c '^FAIL' || true)"
     if [ "$status" -gt 1 ]; then

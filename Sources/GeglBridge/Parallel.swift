@@ -12,11 +12,19 @@ public enum Parallel {
         guard items > 0 else { return }
         withoutActuallyEscaping(worker) { worker in
             let job = Job(items: items, worker: worker)
+            // Publishes the job to the workers with a release store that each worker acquires
+            // before it reads anything else of the job. GEGL's hand-off synchronises too, but not
+            // in a way ThreadSanitizer can see (it is not instrumented): this pair makes the
+            // bridge's own code prove its ordering (scripts/sanitizer-test.sh thread).
+            job.published.store(true, ordering: .releasing)
             // Why Unmanaged: GEGL hands user_data back to the C callback on each thread. The job is
             // kept alive here until gegl_parallel_distribute returns, which waits for every thread.
             withExtendedLifetime(job) {
                 gegl_parallel_distribute(gint(clamping: items), parallelWorker,
                                          Unmanaged.passUnretained(job).toOpaque())
+                // The workers' ends, acquired: what they wrote happens before what follows here
+                // (GEGL waited for them, but invisibly to ThreadSanitizer, as above).
+                _ = job.finished.load(ordering: .acquiring)
             }
         }
     }
@@ -27,6 +35,8 @@ public enum Parallel {
 private final class Job: @unchecked Sendable {
     let items: Int
     let counter = Atomic<Int>(0)
+    let published = Atomic<Bool>(false)
+    let finished = Atomic<Int>(0)
     let worker: (() -> Int?) -> Void
 
     init(items: Int, worker: @escaping (() -> Int?) -> Void) {
@@ -44,5 +54,7 @@ private final class Job: @unchecked Sendable {
 private let parallelWorker: @convention(c) (gint, gint, gpointer?) -> Void = { _, _, data in
     guard let data else { return }
     let job = Unmanaged<Job>.fromOpaque(data).takeUnretainedValue()
+    guard job.published.load(ordering: .acquiring) else { return }
     job.worker { job.claim() }
+    job.finished.wrappingAdd(1, ordering: .releasing)
 }

@@ -212,6 +212,9 @@ def main():
     seed = sys.argv[1]
     Gegl.init(None)
     Gegl.config().set_property("use-opencl", False)
+    missing = [op for op in OURS if not Gegl.has_operation("mercurial:" + op)]
+    if missing:
+        sys.exit(f"GEGL has no {missing} (is the plug-in on GEGL_PATH, and does it load?)")
     if len(sys.argv) > 3 and sys.argv[3] == "--show":
         iteration(seed, int(sys.argv[2]), show=True)
         return

@@ -9,7 +9,11 @@ import XCTest
 enum Plugin {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    static let builtLibrary = packageRoot.appendingPathComponent(".build/release/libmercurial.so")
+    /// `MERCURIAL_BUILD_DIR` (relative to the package, or absolute) names another build of the
+    /// plug-in: scripts/sanitizer-test.sh points it at the sanitized one.
+    static let buildDirectory = ProcessInfo.processInfo.environment["MERCURIAL_BUILD_DIR"] ?? ".build/release"
+    static let builtLibrary = (buildDirectory.hasPrefix("/") ? URL(fileURLWithPath: buildDirectory)
+        : packageRoot.appendingPathComponent(buildDirectory)).appendingPathComponent("libmercurial.so")
 
     /// A folder holding only `mercurial.so`, as installed (GEGL loads every .so under a folder).
     static let directory: URL = {
@@ -60,6 +64,8 @@ enum Plugin {
         var env = ProcessInfo.processInfo.environment
         env["GEGL_PATH"] = directory.path + ":" + systemPluginDirectory
         env["GEGL_USE_OPENCL"] = "no"
+        // A sanitized plug-in needs its sanitizer's runtime in every process that loads it.
+        if let preload = env["MERCURIAL_PRELOAD"] { env["LD_PRELOAD"] = preload }
         return env
     }
 
