@@ -4,7 +4,9 @@
 
 extension OperationDefinition {
     fileprivate static func makeRegistration(_ base: Base) -> OperationRegistration {
-        let r = OperationRegistration(info: info, base: base)
+        var described = info
+        described.properties = Properties.specs
+        let r = OperationRegistration(info: described, base: base)
         r.threading = threading
         r.prepare = { prepare($0) }
         return r
@@ -83,9 +85,11 @@ extension ComposerOperation {
 
 extension MetaOperation {
     public static var registration: OperationRegistration {
-        let r = OperationRegistration(info: info, base: .meta)
+        var described = info
+        described.properties = Properties.specs
+        let r = OperationRegistration(info: described, base: .meta)
         r.metaAttach = { attach($0) }
-        r.metaUpdate = { update($0, $1) }
+        r.metaUpdate = { update($0, $1.typed(Properties.self)) }
         return r
     }
 }

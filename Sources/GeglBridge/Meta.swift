@@ -26,6 +26,22 @@ public final class MetaGraph: @unchecked Sendable {
     public var aux: GraphNode { GraphNode(node: gegl_node_get_input_proxy(node, "aux")) }
     public var output: GraphNode { GraphNode(node: gegl_node_get_output_proxy(node, "output")) }
 
+    /// Forwards the meta operation's property behind `field` to `property` of `target`, GEGL's own
+    /// way (gegl_operation_meta_redirect): its value now and every change after. The two must have
+    /// the same type. The outer name comes from the property set's declaration, so only the inner
+    /// op's name is a string here.
+    public func redirect<S: PropertySet, T>(_ field: WritableKeyPath<S, T>, to target: GraphNode, _ property: String) {
+        guard let name = S.name(of: field), let operation = gegl_node_get_gegl_operation(node) else {
+            warn("redirect of an undeclared property to \(property)")
+            return
+        }
+        guard gegl_node_find_property(target.node, property) != nil else {
+            warn("redirect of \(name) to a missing property \(property)")
+            return
+        }
+        gegl_operation_meta_redirect(operation, name, target.node, property)
+    }
+
     /// Adds a child node running `operation` (e.g. "gegl:gaussian-blur").
     public func add(_ operation: String) -> GraphNode {
         GraphNode(node: gegl_node_create_child(node, operation))

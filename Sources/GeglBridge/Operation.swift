@@ -50,7 +50,8 @@ public struct OperationInfo: Sendable {
     public let title: String
     public let categories: [String]
     public let description: String
-    public let properties: [Property]
+    /// The GEGL properties: the operation's property set, filled in by its registration.
+    public internal(set) var properties: [Property] = []
     /// Further operation keys, set one by one in this order (e.g. "gimp:menu-path").
     public let keys: [(String, String)]
     /// Label and description of the aux pad, for composers.
@@ -58,13 +59,11 @@ public struct OperationInfo: Sendable {
     public let auxDescription: String?
 
     public init(name: String, title: String, categories: [String], description: String,
-                properties: [Property], keys: [(String, String)] = [],
-                auxLabel: String? = nil, auxDescription: String? = nil) {
+                keys: [(String, String)] = [], auxLabel: String? = nil, auxDescription: String? = nil) {
         self.name = name
         self.title = title
         self.categories = categories
         self.description = description
-        self.properties = properties
         self.keys = keys
         self.auxLabel = auxLabel
         self.auxDescription = auxDescription
@@ -107,6 +106,8 @@ public enum Threading: Sendable {
 public protocol OperationDefinition {
     /// What `prepare` builds once per render (parameters, tables) for `process` to read.
     associatedtype Prepared: Sendable
+    /// The op's properties, typed (see `PropertySet`); `NoProperties` for none.
+    associatedtype Properties: PropertySet
     static var info: OperationInfo { get }
     /// How GEGL's threads share a region (`.splitByGegl` unless the op says otherwise).
     static var threading: Threading { get }
@@ -158,9 +159,12 @@ public protocol PointRenderOperation: OperationDefinition {
 
 /// An operation made of a graph of other operations.
 public protocol MetaOperation {
+    associatedtype Properties: PropertySet
     static var info: OperationInfo { get }
-    /// Build the inner graph once, when the op is attached to its node.
+    /// Build the inner graph once, when the op is attached to its node; properties that pass
+    /// one-to-one to an inner node are forwarded there with `MetaGraph.redirect`.
     static func attach(_ graph: MetaGraph)
-    /// Push the current property values into the inner graph (called on every property change).
-    static func update(_ graph: MetaGraph, _ properties: PropertyValues)
+    /// Push the property values that are not redirected into the inner graph (called on every
+    /// property change).
+    static func update(_ graph: MetaGraph, _ properties: Properties)
 }

@@ -48,9 +48,9 @@ public struct Property: Sendable {
         self.kind = kind
     }
 
-    // MARK: readable constructors for op files
+    // MARK: constructors (op files declare properties through `PropertyDeclaration`)
 
-    public static func double(_ name: String, _ title: String, default value: Double,
+    static func double(_ name: String, _ title: String, default value: Double,
                               range: ClosedRange<Double>, ui: ClosedRange<Double>? = nil,
                               gamma: Double = 1, steps: (Double, Double)? = nil, digits: Int? = nil,
                               unit: PropertyUnit? = nil, _ description: String) -> Property {
@@ -59,36 +59,36 @@ public struct Property: Sendable {
                                steps: steps.map { (small: $0.0, big: $0.1) }, digits: digits, unit: unit))
     }
 
-    public static func int(_ name: String, _ title: String, default value: Int,
+    static func int(_ name: String, _ title: String, default value: Int,
                            range: ClosedRange<Int>, ui: ClosedRange<Int>? = nil,
                            unit: PropertyUnit? = nil, _ description: String) -> Property {
         Property(name: name, title: title, description: description,
                  kind: .int(default: value, range: range, ui: ui ?? range, unit: unit))
     }
 
-    public static func boolean(_ name: String, _ title: String, default value: Bool,
+    static func boolean(_ name: String, _ title: String, default value: Bool,
                                _ description: String) -> Property {
         Property(name: name, title: title, description: description, kind: .boolean(default: value))
     }
 
-    public static func choice<E: PropertyEnum>(_ name: String, _ title: String, default value: E,
+    static func choice<E: PropertyEnum>(_ name: String, _ title: String, default value: E,
                                                _ description: String) -> Property {
         Property(name: name, title: title, description: description,
-                 kind: .enumeration(typeName: E.typeName, cases: E.allCases.map { EnumCase($0.nick, $0.title) },
+                 kind: .enumeration(typeName: E.typeName, cases: E.allCases.map(\.label),
                                     default: value.rawValue))
     }
 
-    public static func seed(_ name: String = "seed", _ title: String = "Random seed",
+    static func seed(_ name: String = "seed", _ title: String = "Random seed",
                             default value: UInt32 = 0, _ description: String) -> Property {
         Property(name: name, title: title, description: description, kind: .seed(default: value))
     }
 
-    public static func color(_ name: String, _ title: String, default value: String,
+    static func color(_ name: String, _ title: String, default value: String,
                              _ description: String) -> Property {
         Property(name: name, title: title, description: description, kind: .color(default: value))
     }
 
-    public static func string(_ name: String, _ title: String, default value: String,
+    static func string(_ name: String, _ title: String, default value: String,
                               _ description: String) -> Property {
         Property(name: name, title: title, description: description, kind: .string(default: value))
     }
@@ -107,11 +107,12 @@ public struct Property: Sendable {
 }
 
 /// A Swift enum that a `choice` property exposes. Raw values are the GEnum values, in order.
+/// Each case says its own nick and title (one `switch`, so a new case cannot go without them).
 public protocol PropertyEnum: CaseIterable, RawRepresentable, Sendable where RawValue == Int {
     /// The GType name of the enum (unique in the host process, e.g. "MercurialBevelProfile").
     static var typeName: String { get }
-    var nick: String { get }
-    var title: String { get }
+    /// This case's machine name (nick) and the label a user reads.
+    var label: EnumCase { get }
 }
 
 /// A stored property value. Integers, booleans, enums and seeds are stored exactly as Double.
@@ -122,7 +123,8 @@ public enum PropertyValue: Sendable, Equatable {
     case color(SIMD4<Float>)
 }
 
-/// A consistent snapshot of one instance's property values, safe to read on any thread.
+/// A consistent snapshot of one instance's property values, safe to read on any thread. Ops read
+/// them typed (`typed(Props.self)`); the bridge reads them by position.
 public struct PropertyValues: Sendable {
     let specs: [Property]
     let values: [PropertyValue]
@@ -132,37 +134,109 @@ public struct PropertyValues: Sendable {
         self.values = values
     }
 
-    private func value(_ name: String) -> PropertyValue {
-        guard let index = specs.firstIndex(where: { $0.name == name }) else {
-            preconditionFailure("operation reads undeclared property '\(name)'")
+    /// The values as an op's property set: every declared field set from its stored value.
+    public func typed<S: PropertySet>(_ type: S.Type = S.self) -> S {
+        var set = S()
+        for (declaration, value) in zip(S.declarations, values) { declaration.write(&set, value) }
+        return set
+    }
+}
+
+// MARK: - Typed property sets
+
+/// An op's properties as one Swift struct: a stored field per GEGL property, each field's initial
+/// value its default, and one declaration per field that names it for GEGL and gives its range,
+/// slider range and description. An op reads `props.radius`; a misspelt field does not compile.
+public protocol PropertySet: Sendable {
+    /// Every field at its default.
+    init()
+    /// One declaration per GEGL property, in the order GEGL lists them.
+    static var declarations: [PropertyDeclaration<Self>] { get }
+}
+
+extension PropertySet {
+    /// The GEGL properties, as `OperationInfo` installs them.
+    public static var specs: [Property] { declarations.map(\.property) }
+
+    /// The GEGL name of the property behind `field` (for meta operations' redirects).
+    static func name(of field: PartialKeyPath<Self>) -> String? {
+        declarations.first { $0.field == field }?.property.name
+    }
+}
+
+/// An empty property set, for operations without properties.
+public struct NoProperties: PropertySet {
+    public init() {}
+    public static var declarations: [PropertyDeclaration<NoProperties>] { [] }
+}
+
+/// One field of a property set as a GEGL property: its GEGL description and how its value is
+/// read from and written to the field.
+public struct PropertyDeclaration<S: PropertySet>: Sendable {
+    public let property: Property
+    let field: PartialKeyPath<S> & Sendable
+    let write: @Sendable (inout S, PropertyValue) -> Void
+
+    init<T>(_ property: Property, _ field: WritableKeyPath<S, T> & Sendable,
+            _ convert: @escaping @Sendable (PropertyValue) -> T?) {
+        self.property = property
+        self.field = field
+        write = { set, value in if let v = convert(value) { set[keyPath: field] = v } }
+    }
+
+    private static func number(_ v: PropertyValue) -> Double? {
+        if case let .number(x) = v { return x }
+        return nil
+    }
+
+    public static func double(_ field: WritableKeyPath<S, Double> & Sendable, _ name: String, _ title: String,
+                              range: ClosedRange<Double>, ui: ClosedRange<Double>? = nil, gamma: Double = 1,
+                              steps: (Double, Double)? = nil, digits: Int? = nil, unit: PropertyUnit? = nil,
+                              _ description: String) -> Self {
+        Self(.double(name, title, default: S()[keyPath: field], range: range, ui: ui, gamma: gamma, steps: steps,
+                     digits: digits, unit: unit, description), field, number)
+    }
+
+    public static func int(_ field: WritableKeyPath<S, Int> & Sendable, _ name: String, _ title: String,
+                           range: ClosedRange<Int>, ui: ClosedRange<Int>? = nil, unit: PropertyUnit? = nil,
+                           _ description: String) -> Self {
+        Self(.int(name, title, default: S()[keyPath: field], range: range, ui: ui, unit: unit, description), field) {
+            number($0).map { $0.isFinite ? Int($0) : 0 }
         }
-        return values[index]
     }
 
-    public func double(_ name: String) -> Double {
-        if case let .number(v) = value(name) { return v }
-        return 0
+    public static func boolean(_ field: WritableKeyPath<S, Bool> & Sendable, _ name: String, _ title: String,
+                               _ description: String) -> Self {
+        Self(.boolean(name, title, default: S()[keyPath: field], description), field) { number($0).map { $0 != 0 } }
     }
 
-    public func int(_ name: String) -> Int {
-        let v = double(name)
-        return v.isFinite ? Int(v) : 0
+    public static func choice<E: PropertyEnum>(_ field: WritableKeyPath<S, E> & Sendable, _ name: String, _ title: String,
+                                               _ description: String) -> Self {
+        Self(.choice(name, title, default: S()[keyPath: field], description), field) { value in
+            number(value).map { E(rawValue: $0.isFinite ? Int($0) : 0) ?? E.allCases.first! }
+        }
     }
 
-    public func bool(_ name: String) -> Bool { double(name) != 0 }
-
-    public func choice<E: PropertyEnum>(_ name: String, as type: E.Type = E.self) -> E {
-        E(rawValue: int(name)) ?? E.allCases.first!
+    public static func seed(_ field: WritableKeyPath<S, UInt32> & Sendable, _ name: String = "seed",
+                            _ title: String = "Random seed", _ description: String) -> Self {
+        Self(.seed(name, title, default: S()[keyPath: field], description), field) { number($0).map { UInt32(exactly: $0) ?? 0 } }
     }
 
-    public func string(_ name: String) -> String {
-        if case let .text(s) = value(name) { return s }
-        return ""
+    /// A colour (linear-light RGBA in the field). Its default is the CSS/GEGL colour string given
+    /// here, which GEGL parses; the field's own initial value is not used.
+    public static func color(_ field: WritableKeyPath<S, SIMD4<Float>> & Sendable, _ name: String, _ title: String,
+                             default value: String, _ description: String) -> Self {
+        Self(.color(name, title, default: value, description), field) { v in
+            if case let .color(c) = v { return c }
+            return nil
+        }
     }
 
-    /// Linear-light RGBA.
-    public func color(_ name: String) -> SIMD4<Float> {
-        if case let .color(c) = value(name) { return c }
-        return SIMD4<Float>(0, 0, 0, 1)
+    public static func string(_ field: WritableKeyPath<S, String> & Sendable, _ name: String, _ title: String,
+                              _ description: String) -> Self {
+        Self(.string(name, title, default: S()[keyPath: field], description), field) { v in
+            if case let .text(t) = v { return t }
+            return nil
+        }
     }
 }

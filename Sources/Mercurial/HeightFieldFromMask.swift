@@ -5,20 +5,26 @@ import MercurialKernels
 enum HeightFieldFromMask: AreaFilterOperation {
     // MARK: Properties
 
-    static let properties: [Property] = [
-        .choice("mask", "Mask", default: MaskChannel.luminanceAlpha,
-                "Which part of the input is the mask (white or opaque = inside). Luminance × alpha, the "
-                + "default, is what Core Image sees: it works for white-on-black masks and for white shapes "
-                + "on transparency. Choose Alpha for coloured or black text on transparency."),
-        .double("radius", "Radius", default: 10, range: 0...HeightFieldParameters.maximumRadius, ui: 0...100,
-                gamma: 1.5, steps: (1, 5), digits: 1, unit: .pixelDistance,
-                "Width of the bevel in pixels: how far from the edge the surface takes to rise to its "
-                + "full height. Below 1 the mask is returned unchanged."),
-        .choice("profile", "Profile", default: BevelProfile.coreImage,
-                "Shape of the bevel. Core Image: its blur-and-multiply cascade (a soft, rounded rise). "
-                + "Round: a circular fillet of the given radius, from the exact distance to the edge. "
-                + "Linear: a straight chamfer. Smooth: a smoothstep, flat at the edge and at the top."),
-    ]
+    struct Properties: PropertySet {
+        var mask = MaskChannel.luminanceAlpha
+        var radius = 10.0
+        var profile = BevelProfile.coreImage
+
+        static let declarations: [PropertyDeclaration<Properties>] = [
+            .choice(\.mask, "mask", "Mask",
+                    "Which part of the input is the mask (white or opaque = inside). Luminance × alpha, the "
+                    + "default, is what Core Image sees: it works for white-on-black masks and for white shapes "
+                    + "on transparency. Choose Alpha for coloured or black text on transparency."),
+            .double(\.radius, "radius", "Radius", range: 0...HeightFieldParameters.maximumRadius, ui: 0...100,
+                    gamma: 1.5, steps: (1, 5), digits: 1, unit: .pixelDistance,
+                    "Width of the bevel in pixels: how far from the edge the surface takes to rise to its "
+                    + "full height. Below 1 the mask is returned unchanged."),
+            .choice(\.profile, "profile", "Profile",
+                    "Shape of the bevel. Core Image: its blur-and-multiply cascade (a soft, rounded rise). "
+                    + "Round: a circular fillet of the given radius, from the exact distance to the edge. "
+                    + "Linear: a straight chamfer. Smooth: a smoothstep, flat at the edge and at the top."),
+        ]
+    }
 
     // MARK: Prepare
 
@@ -30,9 +36,9 @@ enum HeightFieldFromMask: AreaFilterOperation {
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
-        let p = context.properties
-        let parameters = HeightFieldParameters(radius: p.double("radius"), profile: p.choice("profile"))
-        let prepared = Prepared(channel: p.choice("mask"), parameters: parameters,
+        let p = context.properties.typed(Properties.self)
+        let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile)
+        let prepared = Prepared(channel: p.mask, parameters: parameters,
                                 weights: parameters.sigmas.map(HeightField.gaussianWeights))
         context.setFormat("input", .yaFloat)
         context.setFormat("output", .yFloat)
@@ -116,19 +122,29 @@ enum HeightFieldFromMask: AreaFilterOperation {
             + "Like Core Image, it works on linear light: a mask's grey is its linear luminance and the height is "
             + "written as linear grey. The output keeps the input's extent; outside it the mask counts as 0. "
             + "Feed it to Shaded Material for an embossed surface.",
-        properties: properties,
         keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
                ("gimp:menu-label", "Height Field from Mask…")])
 }
 
 extension MaskChannel: PropertyEnum {
     public static let typeName = "MercurialMaskChannel"
-    public var nick: String { ["luminance-alpha", "luminance", "alpha"][rawValue] }
-    public var title: String { ["Luminance × alpha", "Luminance", "Alpha"][rawValue] }
+    public var label: EnumCase {
+        switch self {
+        case .luminanceAlpha: EnumCase("luminance-alpha", "Luminance × alpha")
+        case .luminance: EnumCase("luminance", "Luminance")
+        case .alpha: EnumCase("alpha", "Alpha")
+        }
+    }
 }
 
 extension BevelProfile: PropertyEnum {
     public static let typeName = "MercurialBevelProfile"
-    public var nick: String { ["core-image", "round", "linear", "smooth"][rawValue] }
-    public var title: String { ["Core Image", "Round", "Linear", "Smooth"][rawValue] }
+    public var label: EnumCase {
+        switch self {
+        case .coreImage: EnumCase("core-image", "Core Image")
+        case .round: EnumCase("round", "Round")
+        case .linear: EnumCase("linear", "Linear")
+        case .smooth: EnumCase("smooth", "Smooth")
+        }
+    }
 }

@@ -5,11 +5,15 @@ import MercurialKernels
 enum ShadedMaterialOp: ComposerOperation {
     // MARK: Properties
 
-    static let properties: [Property] = [
-        .double("scale", "Scale", default: 10, range: -1000...1000, ui: -50...50, digits: 1,
-                "Relief depth: how strongly the height field's slopes tilt the surface normal. Negative "
-                + "values invert the relief (engraved instead of embossed)."),
-    ]
+    struct Properties: PropertySet {
+        var scale = 10.0
+
+        static let declarations: [PropertyDeclaration<Properties>] = [
+            .double(\.scale, "scale", "Scale", range: -1000...1000, ui: -50...50, digits: 1,
+                    "Relief depth: how strongly the height field's slopes tilt the surface normal. Negative "
+                    + "values invert the relief (engraved instead of embossed)."),
+        ]
+    }
 
     // MARK: Prepare
 
@@ -37,7 +41,7 @@ enum ShadedMaterialOp: ComposerOperation {
         context.setFormat("input", .yaFloat)
         context.setFormat("aux", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return Prepared(scale: Float(context.properties.double("scale")),
+        return Prepared(scale: Float(context.properties.typed(Properties.self).scale),
                         inputBounds: context.sourceBounds("input") ?? .empty,
                         auxBounds: usableAux(context.sourceBounds("aux")))
     }
@@ -140,7 +144,6 @@ enum ShadedMaterialOp: ComposerOperation {
             + "of a lit hemisphere on the aux pad, like Core Image's CIShadedMaterial: flat areas take the colour at "
             + "the sphere's centre, slopes take colours towards its rim. Without aux it uses the default "
             + "Hemisphere Light Render. Output alpha is the shading image's alpha × the input's alpha.",
-        properties: properties,
         keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
                ("gimp:menu-label", "Shaded Material…")],
         auxLabel: "Shading image", auxDescription: "A lit hemisphere (e.g. mercurial:hemisphere-light-render) or any matcap")

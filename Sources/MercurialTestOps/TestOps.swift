@@ -10,18 +10,23 @@ import GeglBridge
 enum TestScale: PointFilterOperation {
     static let info = OperationInfo(
         name: "mercurial-test:scale", title: "Test Scale", categories: ["hidden"],
-        description: "Multiplies RGB by a factor (test operation).",
-        properties: [
-            .double("factor", "Factor", default: 2, range: -10...10, "Multiplier."),
-            .string("note", "Note", default: "hello", "A free-text property (round-trip test)."),
-        ])
+        description: "Multiplies RGB by a factor (test operation).")
+
+    struct Properties: PropertySet {
+        var factor = 2.0
+        var note = "hello"
+        static let declarations: [PropertyDeclaration<Properties>] = [
+            .double(\.factor, "factor", "Factor", range: -10...10, "Multiplier."),
+            .string(\.note, "note", "Note", "A free-text property (round-trip test)."),
+        ]
+    }
 
     struct Prepared: Sendable { var factor: Float }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("input", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return Prepared(factor: Float(context.properties.double("factor")))
+        return Prepared(factor: Float(context.properties.typed(Properties.self).factor))
     }
 
     static func process(_ prepared: Prepared, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
@@ -37,26 +42,32 @@ enum TestScale: PointFilterOperation {
 enum TestShift: FilterOperation {
     static let info = OperationInfo(
         name: "mercurial-test:shift", title: "Test Shift", categories: ["hidden"],
-        description: "Moves the input right by dx pixels (test operation).",
-        properties: [.int("dx", "dx", default: 5, range: -1000...1000, "Shift in pixels.")])
+        description: "Moves the input right by dx pixels (test operation).")
+
+    struct Properties: PropertySet {
+        var dx = 5
+        static let declarations: [PropertyDeclaration<Properties>] = [
+            .int(\.dx, "dx", "dx", range: -1000...1000, "Shift in pixels."),
+        ]
+    }
 
     struct Prepared: Sendable { var dx: Int }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("input", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return Prepared(dx: context.properties.int("dx"))
+        return Prepared(dx: context.properties.typed(Properties.self).dx)
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect {
         guard var r = context.sourceBounds("input") else { return .empty }
-        r.x += context.properties.int("dx")
+        r.x += context.properties.typed(Properties.self).dx
         return r
     }
 
     static func requiredForOutput(_ context: OperationContext, roi: Rect) -> Rect {
         var r = roi
-        r.x -= context.properties.int("dx")
+        r.x -= context.properties.typed(Properties.self).dx
         return r
     }
 
@@ -76,8 +87,14 @@ enum TestShift: FilterOperation {
 enum TestBlocks: FilterOperation {
     static let info = OperationInfo(
         name: "mercurial-test:blocks", title: "Test Blocks", categories: ["hidden"],
-        description: "Writes each pixel's position, balanced over threads by the op (test operation).",
-        properties: [.int("block-width", "Block width", default: 64, range: 1...4096, "Widest block, in pixels.")])
+        description: "Writes each pixel's position, balanced over threads by the op (test operation).")
+
+    struct Properties: PropertySet {
+        var blockWidth = 64
+        static let declarations: [PropertyDeclaration<Properties>] = [
+            .int(\.blockWidth, "block-width", "Block width", range: 1...4096, "Widest block, in pixels."),
+        ]
+    }
 
     struct Prepared: Sendable { var blockWidth: Int }
     static let threading = Threading.balancedByOperation
@@ -85,7 +102,7 @@ enum TestBlocks: FilterOperation {
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("input", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return Prepared(blockWidth: context.properties.int("block-width"))
+        return Prepared(blockWidth: context.properties.typed(Properties.self).blockWidth)
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect { context.sourceBounds("input") ?? .empty }

@@ -4,7 +4,7 @@ import XCTest
 
 /// `plugin-manifest` (JSON) records what the plug-in provides. This test rebuilds that record from
 /// what GEGL reports about the loaded plug-in and requires the two to be identical, so they cannot
-/// drift. After a deliberate change: MERCURIAL_UPDATE_MANIFEST=1 swift test --filter ManifestTests
+/// drift. After a deliberate change: scripts/update-manifest.sh
 final class ManifestTests: PluginTestCase {
     static let manifestURL = Plugin.packageRoot.appendingPathComponent("plugin-manifest")
 
