@@ -6,7 +6,8 @@ import PackageDescription
 // Targets, from the bottom up:
 //   CGegl             system library: the GEGL / babl / GLib / GModule headers (pkg-config gegl-0.4)
 //   CPrefetch         one inline C function (a cache prefetch hint) that Swift cannot express
-//   MercurialKernels  Swift image kernels, no GEGL import, testable alone
+//   MercurialKernels  Swift image kernels, no GEGL import, testable alone: the types, and the loops
+//   MercurialKernelsV3 the same loops built for x86-64-v3, on the same types
 //   GeglBridge        the only module that touches the C ABI (GType, GValue, GeglBuffer, callbacks)
 //   Mercurial         one short file per operation + the module entry points; built as libmercurial.so
 //   GeglHost          host-side helpers (start GEGL, build graphs) for the tests and the benchmark
@@ -51,12 +52,15 @@ let package = Package(
                        providers: [.apt(["libgegl-dev", "libbabl-dev", "libglib2.0-dev"])]),
         // Header-only; used by the shading kernel (see Sources/CPrefetch/prefetch.h).
         .systemLibrary(name: "CPrefetch"),
+        // The kernels: one set of types (parameter structs, images) and, in Loops/, the pixel loops.
         .target(name: "MercurialKernels", dependencies: ["CPrefetch"],
                 swiftSettings: [.unsafeFlags([kernelOptimization]), .swiftLanguageMode(.v5)]),
-        // The same kernel sources (symbolic links) compiled for x86-64-v3 (AVX2): the plug-in picks
-        // this copy at run time when GEGL reports such a CPU, as GEGL does for its own operations.
-        .target(name: "MercurialKernelsV3", dependencies: ["CPrefetch"],
-                swiftSettings: [.unsafeFlags([kernelOptimization, "-target-cpu", "haswell"]), .swiftLanguageMode(.v5)]),
+        // The loops again (Sources/MercurialKernelsV3 is a link to MercurialKernels/Loops, so a new
+        // kernel file is in both builds by itself), compiled for x86-64-v3 (AVX2) on the same types:
+        // the plug-in runs this copy when the CPU has it, as GEGL does for its own operations.
+        .target(name: "MercurialKernelsV3", dependencies: ["MercurialKernels", "CPrefetch"],
+                swiftSettings: [.unsafeFlags([kernelOptimization, "-target-cpu", "haswell"]),
+                                .define("MERCURIAL_KERNELS_V3"), .swiftLanguageMode(.v5)]),
         .target(name: "GeglBridge", dependencies: ["CGegl"]),
         // Host-side helpers (start GEGL, build graphs, render) shared by the tests and the benchmark.
         .target(name: "GeglHost", dependencies: ["CGegl"]),

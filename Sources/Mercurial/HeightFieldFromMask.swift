@@ -76,7 +76,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
                     let rows = min(HeightField.readBatch, count - done)
                     input.read(Rect(x: window.x, y: window.y + first + done, width: window.width, height: rows),
                                format: .yaFloat, into: buffer.baseAddress!)
-                    prepared.channel.extract(luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
+                    Mask.extract(prepared.channel, luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
                                              count: rows * window.width)
                     done += rows
                 }

@@ -69,7 +69,7 @@ enum HemisphereLightRender: PointRenderOperation {
     // MARK: Prepare
 
     struct Prepared: Sendable {
-        var plan: Accelerated.HemispherePlan
+        var parameters: HemisphereParameters
     }
 
     static func parameters(_ p: Properties) -> HemisphereParameters {
@@ -88,7 +88,7 @@ enum HemisphereLightRender: PointRenderOperation {
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("output", .rgbaFloat)
         let p = parameters(context.properties.typed(Properties.self))
-        return Prepared(plan: Accelerated.HemispherePlan(p))
+        return Prepared(parameters: p)
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect {
@@ -99,7 +99,7 @@ enum HemisphereLightRender: PointRenderOperation {
     // MARK: Process
 
     static func process(_ prepared: Prepared, output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        prepared.plan.render(x: roi.x, y: roi.y, width: roi.width, count: count, into: output)
+        Accelerated.renderHemisphere(prepared.parameters, x: roi.x, y: roi.y, width: roi.width, count: count, into: output)
     }
 
     // MARK: Keys

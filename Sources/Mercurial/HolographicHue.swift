@@ -38,7 +38,7 @@ enum HolographicHue: PointComposerOperation {
     // MARK: Prepare
 
     struct Prepared: Sendable {
-        var plan: Accelerated.HolographicPlan
+        var plan: HolographicPlan
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
@@ -52,14 +52,16 @@ enum HolographicHue: PointComposerOperation {
         context.setFormat("input", format)
         context.setFormat("output", format)
         context.setFormat("aux", .perceptualYFloat)
-        return Prepared(plan: Accelerated.HolographicPlan(parameters, extent: context.sourceBounds("input")))
+        let extent = context.sourceBounds("input").map { (x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        return Prepared(plan: HolographicPlan(parameters, extent: extent))
     }
 
     // MARK: Process
 
     static func process(_ prepared: Prepared, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
                         output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        prepared.plan.apply(input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width, count: count)
+        Accelerated.applyFoil(prepared.plan, input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width,
+                              count: count)
     }
 
     // MARK: Keys

@@ -19,7 +19,7 @@ enum ShadedMaterialOp: ComposerOperation {
 
     /// The shading image used when nothing (or an empty or infinite image) is on the aux pad: the
     /// default render of mercurial:hemisphere-light-render. Built once, on first use, never changed.
-    static let defaultShading = ShadingImage.render(.studio)
+    static let defaultShading = Accelerated.shadingImage(.studio)
     /// Larger aux images are read scaled down to this many pixels on their long side.
     static let maximumShadingSide = 1024
 
@@ -29,7 +29,7 @@ enum ShadedMaterialOp: ComposerOperation {
         var auxBounds: Rect?
         /// The shading image, read from aux by the first process call of this preparation and
         /// shared by the rest (every tile reads the whole aux image).
-        let shading = Memo<Accelerated.Shading>()
+        let shading = Memo<ShadingImage>()
     }
 
     static func usableAux(_ r: Rect?) -> Rect? {
@@ -85,7 +85,7 @@ enum ShadedMaterialOp: ComposerOperation {
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let bounds = prepared.inputBounds
-        let shading = prepared.shading.value { Accelerated.Shading(shadingImage(aux, bounds: prepared.auxBounds)) }
+        let shading = prepared.shading.value { shadingImage(aux, bounds: prepared.auxBounds) }
         let blocks = output.tileBlocks(roi, maxWidth: blockWidth)
         let largest = blocks.largestBlockSize
         let windowSize = (largest.width + 2) * (largest.height + 2) * 2
@@ -101,9 +101,9 @@ enum ShadedMaterialOp: ComposerOperation {
                         let r = piece.rect
                         // Nothing of the height field near this block (GEGL asked beyond the extent): transparent.
                         guard inside else { return piece.pixels.update(repeating: 0, count: r.count * 4) }
-                        shading.shade(heightAlpha: window + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
-                                      rowLength: rowLength, width: r.width, height: r.height, scale: prepared.scale,
-                                      into: piece.pixels)
+                        Accelerated.shade(heightAlpha: window + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
+                                          rowLength: rowLength, width: r.width, height: r.height, scale: prepared.scale,
+                                          shading: shading, into: piece.pixels)
                     }
                 }
             }

@@ -223,7 +223,7 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
                 ha[2 * (y * (width + 2) + x) + 1] = ya[2 * (sy * width + sx) + 1]
             }
         }
-        let sphere = ShadingImage.render(.studio)
+        let sphere = Hemisphere.shadingImage(.studio)
         var out = [Float](repeating: 0, count: width * height * 4)
         let kernel = medianSeconds {
             ha.withUnsafeBufferPointer { a in

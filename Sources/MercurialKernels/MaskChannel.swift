@@ -10,21 +10,12 @@ public enum MaskChannel: Int, CaseIterable, Sendable {
     case alpha
 
     /// The mask value of a pixel given as linear luminance and straight alpha.
-    @inline(__always)
+    @inlinable
     public func value(luminance y: Float, alpha a: Float) -> Float {
         switch self {
         case .luminanceAlpha: return y * a
         case .luminance: return y
         case .alpha: return a
-        }
-    }
-
-    /// Mask values of `count` pixels given as interleaved (luminance, alpha) pairs.
-    public func extract(luminanceAlpha ya: UnsafePointer<Float>, into mask: UnsafeMutablePointer<Float>, count: Int) {
-        switch self {
-        case .luminanceAlpha: for i in 0..<count { mask[i] = ya[2 * i] * ya[2 * i + 1] }
-        case .luminance: for i in 0..<count { mask[i] = ya[2 * i] }
-        case .alpha: for i in 0..<count { mask[i] = ya[2 * i + 1] }
         }
     }
 }

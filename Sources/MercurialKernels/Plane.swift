@@ -55,7 +55,7 @@ public struct Plane: Sendable {
 }
 
 /// Clamps a mask value into [0, 1]; NaN reads as 0 (outside), +∞ as 1.
-@inline(__always)
-func sanitizedMask(_ v: Float) -> Float {
+@inlinable
+public func sanitizedMask(_ v: Float) -> Float {
     v >= 0 ? min(v, 1) : 0 // NaN fails `>= 0` and lands on 0
 }

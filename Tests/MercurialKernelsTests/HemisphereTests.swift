@@ -143,7 +143,7 @@ final class ShadedMaterialTests: XCTestCase {
         XCTAssertEqual(Array(image.rgba[12...]), Array(px[12...]))
         var o = [Float](repeating: 0, count: 4)
         for (x, y) in [(0.5, 0.5), (1.0, 1.0), (2.5, 0.5), (3.9, 3.9)] as [(Float, Float)] {
-            image.sample(x, y, into: &o)
+            ShadedMaterial.sample(image, x, y, into: &o)
             XCTAssertTrue(o.allSatisfy(\.isFinite), "\(x), \(y): \(o)")
         }
     }
@@ -171,12 +171,12 @@ final class ShadedMaterialTests: XCTestCase {
 
     func testBilinearAtCentresAndEdges() {
         var o = [Float](repeating: 0, count: 4)
-        ramp.sample(10.5, 3.5, into: &o); XCTAssertEqual(o[0], 10); XCTAssertEqual(o[1], 3)
-        ramp.sample(10.75, 3.25, into: &o); XCTAssertEqual(o[0], 10.25); XCTAssertEqual(o[1], 2.75)
-        ramp.sample(0, 0, into: &o); XCTAssertEqual(o[0], 0); XCTAssertEqual(o[1], 0)
-        ramp.sample(64, 32, into: &o); XCTAssertEqual(o[0], 63); XCTAssertEqual(o[1], 31)
-        ramp.sample(-100, 1e9, into: &o); XCTAssertEqual(o[0], 0); XCTAssertEqual(o[1], 31)
-        ramp.sample(.nan, .nan, into: &o); XCTAssertEqual(o[0], 31.5); XCTAssertEqual(o[1], 15.5)
+        ShadedMaterial.sample(ramp, 10.5, 3.5, into: &o); XCTAssertEqual(o[0], 10); XCTAssertEqual(o[1], 3)
+        ShadedMaterial.sample(ramp, 10.75, 3.25, into: &o); XCTAssertEqual(o[0], 10.25); XCTAssertEqual(o[1], 2.75)
+        ShadedMaterial.sample(ramp, 0, 0, into: &o); XCTAssertEqual(o[0], 0); XCTAssertEqual(o[1], 0)
+        ShadedMaterial.sample(ramp, 64, 32, into: &o); XCTAssertEqual(o[0], 63); XCTAssertEqual(o[1], 31)
+        ShadedMaterial.sample(ramp, -100, 1e9, into: &o); XCTAssertEqual(o[0], 0); XCTAssertEqual(o[1], 31)
+        ShadedMaterial.sample(ramp, .nan, .nan, into: &o); XCTAssertEqual(o[0], 31.5); XCTAssertEqual(o[1], 15.5)
     }
 
     /// h = a·x: n = normalize(−s·a, 0, 1), sampled at ((n.x + 1)/2·W, H/2).
@@ -207,7 +207,7 @@ final class ShadedMaterialTests: XCTestCase {
     }
 
     func testAlphaIsShadingAlphaTimesInputAlpha() {
-        let sphere = ShadingImage.render(HemisphereParameters(size: 16, lights: [], diffuse: .zero, specular: .zero, shininess: 1, ambient: 0))
+        let sphere = Hemisphere.shadingImage(HemisphereParameters(size: 16, lights: [], diffuse: .zero, specular: .zero, shininess: 1, ambient: 0))
         let out = shade({ _, _ in 0 }, width: 3, height: 3, scale: 10, alpha: 0.25, shading: sphere)
         XCTAssertEqual(out[4 * 4 + 3], 0.25) // centre of the sphere: alpha 1
         // Steep slopes reach the sphere's anti-aliased rim, where its alpha falls to about ½.
@@ -232,7 +232,7 @@ final class ShadedMaterialTests: XCTestCase {
 
     func checkMixedBlock(alpha: (Int, Int) -> Float, file: StaticString = #filePath, line: UInt = #line) {
         let w = 23, h = 9, s: Float = 7
-        let sphere = ShadingImage.render(HemisphereParameters(size: 40, lights: LightSpec.studio.map(\.light),
+        let sphere = Hemisphere.shadingImage(HemisphereParameters(size: 40, lights: LightSpec.studio.map(\.light),
                                                               diffuse: SIMD3(0.6, 0.6, 0.6), specular: SIMD3(1, 1, 1),
                                                               shininess: 30, ambient: 0.1))
         func height(_ x: Int, _ y: Int) -> Float {
@@ -313,6 +313,6 @@ func formulaSample(_ height: (Int, Int) -> Float, _ x: Int, _ y: Int, width w: I
     let n = SIMD3<Float>(-s * gx, -s * gy, 1)
     let len = (n * n).sum().squareRoot()
     var sample = [Float](repeating: 0, count: 4)
-    shading.sample((n.x / len + 1) / 2 * Float(shading.width), (n.y / len + 1) / 2 * Float(shading.height), into: &sample)
+    ShadedMaterial.sample(shading, (n.x / len + 1) / 2 * Float(shading.width), (n.y / len + 1) / 2 * Float(shading.height), into: &sample)
     return sample
 }

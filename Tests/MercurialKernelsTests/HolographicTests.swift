@@ -7,7 +7,7 @@ final class HolographicTests: XCTestCase {
         let n = width * height
         let inp = input ?? (0..<n).flatMap { i -> [Float] in [0.2, 0.4, Float(i % 7) / 7, 0.5 + Float(i % 3) / 6] }
         var out = [Float](repeating: .nan, count: 4 * n)
-        let plan = Holographic.Plan(p, extent: extent ?? (x, y, width, height))
+        let plan = HolographicPlan(p, extent: extent ?? (x, y, width, height))
         inp.withUnsafeBufferPointer { i in
             out.withUnsafeMutableBufferPointer { o in
                 if let aux {
@@ -25,11 +25,11 @@ final class HolographicTests: XCTestCase {
     }
 
     func testFractWraps() {
-        XCTAssertEqual(Holographic.fract(1.25), 0.25)
-        XCTAssertEqual(Holographic.fract(-0.25), 0.75)
-        XCTAssertEqual(Holographic.fract(3), 0)
-        XCTAssertEqual(Holographic.fract(.nan), 0)
-        XCTAssertEqual(Holographic.fract(.infinity), 0)
+        XCTAssertEqual(Color.fract(1.25), 0.25)
+        XCTAssertEqual(Color.fract(-0.25), 0.75)
+        XCTAssertEqual(Color.fract(3), 0)
+        XCTAssertEqual(Color.fract(.nan), 0)
+        XCTAssertEqual(Color.fract(.infinity), 0)
     }
 
     /// Every pixel takes the value of its nearest seed: `voronoi` and the fast search in `apply`
@@ -43,7 +43,7 @@ final class HolographicTests: XCTestCase {
                 seeds.append((sx, sy, Holographic.cellValue(i, j, seed: 7)))
             } }
             let w = 90, h = 70, x0 = -30, y0 = -25
-            let plan = Holographic.Plan(HolographicParameters(strength: 1, cellSize: cell, displacement: 1, seed: 7),
+            let plan = HolographicPlan(HolographicParameters(strength: 1, cellSize: cell, displacement: 1, seed: 7),
                                         extent: (x0, y0, w, h))
             let input = [Float](repeating: 0, count: 4 * w * h)
             var out = [Float](repeating: 0, count: 4 * w * h)
@@ -96,7 +96,7 @@ final class HolographicTests: XCTestCase {
         for i in [0, 100, 3071] {
             let x = i % 64, y = i / 64
             let v = Holographic.voronoi(x: x, y: y, cell: 10, seed: 5)
-            let c = Color.hueRGB(Holographic.fract(v + 0.1))
+            let c = Color.hueRGB(Color.fract(v + 0.1))
             for k in 0..<3 { XCTAssertEqual(out[4 * i + k], input[4 * i + k] * 0.75 + c[k] * 0.25, accuracy: 1e-6) }
             XCTAssertEqual(out[4 * i + 3], input[4 * i + 3])
         }

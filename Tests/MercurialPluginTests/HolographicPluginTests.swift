@@ -25,7 +25,7 @@ final class HolographicPluginTests: PluginTestCase {
     func expected(_ input: [Float], _ p: HolographicParameters, x: Int, y: Int, width: Int, height: Int,
                   extent: (Int, Int, Int, Int), aux: [Float]? = nil) -> [Float] {
         var out = [Float](repeating: 0, count: input.count)
-        let plan = Holographic.Plan(p, extent: extent)
+        let plan = HolographicPlan(p, extent: extent)
         input.withUnsafeBufferPointer { i in
             out.withUnsafeMutableBufferPointer { o in
                 if let aux {

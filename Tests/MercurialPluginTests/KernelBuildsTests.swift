@@ -19,7 +19,8 @@ final class KernelBuildsTests: PluginTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let graphs: [[String]] = [
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "radius=9"],
-            ["mercurial:hemisphere-light-render", "size=160", "shininess=70"],
+            ["mercurial:hemisphere-light-render", "size=160", "shininess=70", "light2-hue=300", "light3-enabled=false",
+             "light4-brightness=1.5", "ambient=0.3", "diffuse-color=rgb(0.5,0.2,0.1)", "specular-color=rgb(1,0.8,0.4)"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "radius=6",
              "mercurial:shaded-material", "scale=14"],
             ["gegl:color", "value=rgb(0.3,0.5,0.7)", "gegl:crop", "x=-37", "y=11", "width=203", "height=77",

@@ -10,7 +10,7 @@ final class LiquidMetalPluginTests: PluginTestCase {
         let sphere = g.add("mercurial:hemisphere-light-render")
         XCTAssertTrue(g.boundingBox(sphere) == (0, 0, 512, 512))
         let got = render(g, sphere, x: 0, y: 0, width: 512, height: 512, format: "RGBA float", components: 4)
-        XCTAssertEqual(got, ShadingImage.render(.studio).rgba)
+        XCTAssertEqual(got, Hemisphere.shadingImage(.studio).rgba)
     }
 
     func testHemispherePropertiesRoundTripAndChangeTheImage() {
@@ -36,7 +36,7 @@ final class LiquidMetalPluginTests: PluginTestCase {
         p.lights = specs.filter(\.enabled).map(\.light)
         p.specular = SIMD3(1, 0.8, 0.2)
         p.shininess = 7
-        XCTAssertEqual(after, ShadingImage.render(p).rgba)
+        XCTAssertEqual(after, Hemisphere.shadingImage(p).rgba)
     }
 
     /// Tiles and threads: a render of a sub-region equals the same pixels of the whole.
@@ -108,7 +108,7 @@ final class LiquidMetalPluginTests: PluginTestCase {
         let got = render(g, shaded, x: -4, y: 9, width: 70, height: 54, format: "RGBA float", components: 4)
         var p = HemisphereParameters.studio
         p.size = 256
-        let want = expected(plane, sphere: ShadingImage.render(p), scale: 10)
+        let want = expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10)
         XCTAssertEqual(got.count, want.count)
         let err = zip(got, want).map { abs($0 - $1) }.max()!
         XCTAssertLessThan(err, 1e-6)
@@ -120,7 +120,7 @@ final class LiquidMetalPluginTests: PluginTestCase {
         let (buffer, plane) = maskBuffer(width: 40, height: 40)
         let (g, shaded) = liquidMetal(buffer, aux: false, scale: -7)
         let got = render(g, shaded, x: -4, y: 9, width: 40, height: 40, format: "RGBA float", components: 4)
-        XCTAssertEqual(got, expected(plane, sphere: ShadingImage.render(.studio), scale: -7))
+        XCTAssertEqual(got, expected(plane, sphere: Hemisphere.shadingImage(.studio), scale: -7))
         XCTAssertTrue(got.contains { $0 > 0.05 }, "never a blank image")
         // An empty image on the aux pad counts as none.
         let empty = g.add("gegl:crop", ["width": .double(0), "height": .double(0)])
@@ -165,20 +165,20 @@ final class LiquidMetalPluginTests: PluginTestCase {
         var p = HemisphereParameters.studio
         p.size = 256
         let first = processInChunks()
-        XCTAssertTrue(first == expected(plane, sphere: ShadingImage.render(p), scale: 10), "chunked render ≠ kernels")
+        XCTAssertTrue(first == expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10), "chunked render ≠ kernels")
         g.set(sphere, "light1-hue", .double(200))
         var specs = LightSpec.studio
         specs[0].hue = 200
         p.lights = specs.filter(\.enabled).map(\.light)
         let second = processInChunks()
         XCTAssertTrue(second != first, "the aux change did not show")
-        XCTAssertTrue(second == expected(plane, sphere: ShadingImage.render(p), scale: 10), "render after the change ≠ kernels")
+        XCTAssertTrue(second == expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10), "render after the change ≠ kernels")
         // A new aux node takes the place of the old one: the next render reads it.
         let small = g.add("mercurial:hemisphere-light-render", ["size": .int(64)])
         g.connect(small, to: shaded, pad: "aux")
         p = HemisphereParameters.studio
         p.size = 64
-        XCTAssertTrue(processInChunks() == expected(plane, sphere: ShadingImage.render(p), scale: 10), "new aux node not read")
+        XCTAssertTrue(processInChunks() == expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10), "new aux node not read")
     }
 
     func testMissingInputGivesEmptyOutput() {

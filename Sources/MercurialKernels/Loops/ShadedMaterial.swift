@@ -1,4 +1,7 @@
 import CPrefetch
+#if MERCURIAL_KERNELS_V3
+import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
+#endif
 
 // Shading a height field by looking each surface normal up in a picture of a lit hemisphere
 // (CIShadedMaterial; the "lit sphere" technique).
@@ -8,40 +11,12 @@ import CPrefetch
 // shading image (pixel i spans [i, i + 1), its centre at i + ½; samples beyond the last centre take
 // the edge pixel).
 
-/// A shading image in memory: RGBA (straight alpha), row-major, at most 2²⁶ pixels (so that byte
-/// offsets into it fit 32 bits; mercurial:shaded-material reads at most 1024² of its aux image).
-public struct ShadingImage: Sendable {
-    public let width: Int
-    public let height: Int
-    public let rgba: [Float]
-
-    /// Non-finite components (NaN, ±∞) read as 0, so a broken pixel of a shading image darkens
-    /// only the normals that look it up, never the whole picture.
-    public init(width: Int, height: Int, rgba: [Float]) {
-        precondition(rgba.count == width * height * 4 && width > 0 && height > 0 && width * height <= 1 << 26)
-        self.width = width
-        self.height = height
-        if rgba.allSatisfy({ $0.isFinite }) {
-            self.rgba = rgba
-        } else {
-            self.rgba = rgba.map { $0.isFinite ? $0 : 0 }
-        }
-    }
-
-    /// The default hemisphere of `mercurial:hemisphere-light-render`.
-    public static func render(_ p: HemisphereParameters) -> ShadingImage {
-        var pixels = [Float](repeating: 0, count: p.size * p.size * 4)
-        pixels.withUnsafeMutableBufferPointer {
-            Hemisphere.render(p, x: 0, y: 0, width: p.size, count: p.size * p.size, into: $0.baseAddress!)
-        }
-        return ShadingImage(width: p.size, height: p.size, rgba: pixels)
-    }
-
+public enum ShadedMaterial {
     /// Bilinear sample at continuous coordinates (x, y); NaN reads as the centre.
-    public func sample(_ x: Float, _ y: Float, into o: UnsafeMutablePointer<Float>) {
-        let fx = x.isNaN ? Float(width) / 2 : x, fy = y.isNaN ? Float(height) / 2 : y
-        let colour = rgba.withUnsafeBytes {
-            ShadingImage.bilinear($0.baseAddress!, width: width, height: height, u: fx - 0.5, v: fy - 0.5)
+    public static func sample(_ image: ShadingImage, _ x: Float, _ y: Float, into o: UnsafeMutablePointer<Float>) {
+        let fx = x.isNaN ? Float(image.width) / 2 : x, fy = y.isNaN ? Float(image.height) / 2 : y
+        let colour = image.rgba.withUnsafeBytes {
+            bilinear($0.baseAddress!, width: image.width, height: image.height, u: fx - 0.5, v: fy - 0.5)
         }
         for k in 0..<4 { o[k] = colour[k] }
     }
@@ -61,9 +36,7 @@ public struct ShadingImage: Sendable {
         let top = a + (b - a) * ax, bottom = c + (d - c) * ax
         return top + (bottom - top) * ay
     }
-}
 
-public enum ShadedMaterial {
     /// Bilinear samples waiting to be taken, one array per field, filled four at a time with vector
     /// stores: the byte offset of each sample's top-left shading pixel and the steps to the pixels
     /// right of and below it (0 at the last column or row, where the weight is 0 too: the steps
@@ -146,7 +119,7 @@ public enum ShadedMaterial {
                 let lanes = SIMD4<Int32>(0, 1, 2, 3)
                 let sv = SIMD4<Float>(repeating: s)
                 // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
-                let flat = ShadingImage.bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
+                let flat = bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
                 let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
                 // Four flat opaque pixels; which lanes of a (height, alpha) × 4 vector hold heights.
                 let flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
@@ -257,7 +230,7 @@ public enum ShadedMaterial {
                         let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
                         var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
                         if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
-                        emit(ShadingImage.bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
+                        emit(bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
                     }
 
                     /// Stores pixel x: the sample, its alpha × the input's alpha factor.

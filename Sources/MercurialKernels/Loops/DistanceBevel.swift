@@ -1,3 +1,6 @@
+#if MERCURIAL_KERNELS_V3
+import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
+#endif
 import Glibc
 
 // Distance-based bevels.

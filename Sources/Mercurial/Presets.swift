@@ -1,15 +1,17 @@
+import MercurialKernels
+
 /// Looks for the liquid-metal filter: lights and material of the hemisphere it shades with.
-public enum MaterialPreset: Int, CaseIterable, Sendable {
+enum MaterialPreset: Int, CaseIterable, Sendable {
     case chrome = 0, gold, mercury, neon
 
-    public struct Look: Sendable, Equatable {
-        public var lights: [LightSpec]
-        public var diffuse: SIMD3<Float>
-        public var specular: SIMD3<Float>
-        public var ambient: Float
+    struct Look: Sendable, Equatable {
+        var lights: [LightSpec]
+        var diffuse: SIMD3<Float>
+        var specular: SIMD3<Float>
+        var ambient: Float
     }
 
-    public var look: Look {
+    var look: Look {
         switch self {
         case .chrome:
             return Look(lights: LightSpec.studio, diffuse: HemisphereParameters.studio.diffuse,

@@ -1,41 +1,9 @@
 import Glibc
+#if MERCURIAL_KERNELS_V3
+import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
+#endif
 
-// Holographic foil, as the "rare card" shaders do it: a Voronoi pattern gives every cell a value v;
-// hue = fract(v · displacement + offset), where offset follows the card's tilt; that hue, fully
-// saturated, is mixed lightly over the picture.
-//
-// Voronoi: one seed per grid square of `cellSize` pixels, jittered inside its square by a hash of
-// the square's coordinates and the seed; every pixel takes the value of its nearest seed
-// (Euclidean, from the pixel's centre), a uniform value in [0, 1) hashed from that square. All
-// positions are absolute image coordinates, so any tile computes the same pixels.
-
-public struct HolographicParameters: Sendable, Equatable {
-    /// Tilt: shifts every hue by this many turns (offset and offset + 1 give the same image).
-    public var offset: Float
-    /// How much of the hue colour is mixed over the input (0 = the input unchanged).
-    public var strength: Float
-    public var cellSize: Float
-    /// Spread of the cell values: hue = fract(v · displacement + offset).
-    public var displacement: Float
-    public var seed: UInt32
-    /// Sweep: the offset also grows by `sweep` turns across the image along `sweepAngle` (degrees,
-    /// 0 = left to right, 90 = top to bottom), as a tilting card would shimmer.
-    public var sweep: Float
-    public var sweepAngle: Float
-
-    public static let cellSizeRange: ClosedRange<Float> = 2...4096
-
-    public init(offset: Float = 0, strength: Float = 0.04, cellSize: Float = 40, displacement: Float = 1,
-                seed: UInt32 = 0, sweep: Float = 0, sweepAngle: Float = 45) {
-        self.offset = offset
-        self.strength = strength
-        self.cellSize = cellSize
-        self.displacement = displacement
-        self.seed = seed
-        self.sweep = sweep
-        self.sweepAngle = sweepAngle
-    }
-}
+// Holographic foil: the loops (the parameters and plan are in HolographicParameters.swift).
 
 public enum Holographic {
     // MARK: hashing
@@ -75,7 +43,7 @@ public enum Holographic {
     /// least two. (This is the plain search; `apply` finds the same seed faster.)
     public static func voronoi(x: Int, y: Int, cell: Float, seed: UInt32) -> Float {
         let px = Float(x) + 0.5, py = Float(y) + 0.5
-        let ci = Int32(truncatingIfNeeded: floorInt(px / cell)), cj = Int32(truncatingIfNeeded: floorInt(py / cell))
+        let ci = Int32(truncatingIfNeeded: Color.floorInt(px / cell)), cj = Int32(truncatingIfNeeded: Color.floorInt(py / cell))
         var best = Float.infinity, value: Float = 0
         for dj in Int32(-2)...2 {
             for di in Int32(-2)...2 {
@@ -87,66 +55,21 @@ public enum Holographic {
         return value
     }
 
-    /// floor(x) as an integer, without a libm call (x86-64's baseline has no rounding instruction).
-    /// |x| must be below 2^62.
-    @inline(__always)
-    static func floorInt(_ x: Float) -> Int {
-        let i = Int(x) // truncates towards zero
-        return Float(i) > x ? i - 1 : i
-    }
-
-    /// fract(x) in [0, 1); non-finite or huge (≥ 2^62) x gives 0.
-    @inline(__always)
-    public static func fract(_ x: Float) -> Float {
-        guard abs(x) < 4.6e18 else { return 0 }
-        let f = x - Float(floorInt(x))
-        return f >= 0 && f < 1 ? f : 0
-    }
-
     // MARK: the foil
-
-    /// What `process` needs beyond the parameters: the sweep's direction scaled to turns per pixel.
-    public struct Plan: Sendable {
-        public let parameters: HolographicParameters
-        public let sweepX: Float, sweepY: Float
-        public let originX: Float, originY: Float
-        public let cell: Float
-
-        /// `extent`: the image's extent (x, y, width, height) for the sweep; nil or infinite: the
-        /// sweep spans 1024 pixels.
-        public init(_ p: HolographicParameters, extent: (x: Int, y: Int, width: Int, height: Int)?) {
-            parameters = p
-            cell = p.cellSize.isFinite ? min(max(p.cellSize, HolographicParameters.cellSizeRange.lowerBound),
-                                             HolographicParameters.cellSizeRange.upperBound) : 40
-            let a = (p.sweepAngle.isFinite ? p.sweepAngle : 0) * .pi / 180
-            let c = cos(a), s = sin(a)
-            var length: Float = 1024
-            var ox: Float = 0, oy: Float = 0
-            if let e = extent, e.width > 0, e.height > 0, e.width < 1 << 28, e.height < 1 << 28 {
-                length = max(abs(Float(e.width) * c) + abs(Float(e.height) * s), 1)
-                ox = Float(e.x); oy = Float(e.y)
-            }
-            let sweep = p.sweep.isFinite ? p.sweep : 0
-            sweepX = sweep * c / length
-            sweepY = sweep * s / length
-            originX = ox
-            originY = oy
-        }
-    }
 
     /// The hue (turns) at pixel (x, y) with cell value v.
     @inline(__always)
-    public static func hue(_ plan: Plan, value v: Float, x: Int, y: Int) -> Float {
+    public static func hue(_ plan: HolographicPlan, value v: Float, x: Int, y: Int) -> Float {
         let p = plan.parameters
         let sweep = (Float(x) + 0.5 - plan.originX) * plan.sweepX + (Float(y) + 0.5 - plan.originY) * plan.sweepY
-        return fract(v * p.displacement + p.offset + sweep)
+        return Color.fract(v * p.displacement + p.offset + sweep)
     }
 
     /// Applies the foil to a row-major run of `count` pixels of a rectangle whose first pixel is
     /// (x, y) and whose rows are `width` long. Input and output are RGBA with perceptual (sRGB)
     /// components; `aux`, when given, holds one value per pixel that replaces the Voronoi value.
     /// Output colour = input · (1 − strength) + hue colour · strength; alpha is the input's.
-    public static func apply(_ plan: Plan, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
+    public static func apply(_ plan: HolographicPlan, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
                              output: UnsafeMutablePointer<Float>, x: Int, y: Int, width: Int, count: Int) {
         let p = plan.parameters
         let strength = p.strength.isFinite ? min(max(p.strength, 0), 1) : 0
@@ -158,8 +81,8 @@ public enum Holographic {
         let cell = plan.cell
         // Seeds of the five rows of grid squares around the current pixel row, for every column
         // the rectangle's rows touch: filled when the row of squares changes (every `cell` rows).
-        let firstI = Int32(truncatingIfNeeded: floorInt((Float(x) + 0.5) / cell)) - 2
-        let lastI = Int32(truncatingIfNeeded: floorInt((Float(x + width - 1) + 0.5) / cell)) + 2
+        let firstI = Int32(truncatingIfNeeded: Color.floorInt((Float(x) + 0.5) / cell)) - 2
+        let lastI = Int32(truncatingIfNeeded: Color.floorInt((Float(x + width - 1) + 0.5) / cell)) + 2
         let n = Int(lastI - firstI) + 1
         let seeds = UnsafeMutablePointer<Float>.allocate(capacity: 15 * n)
         defer { seeds.deallocate() }
@@ -170,7 +93,7 @@ public enum Holographic {
             let run = min(width - column, count - done)
             let py = y + row
             let fy = Float(py) + 0.5
-            let cj = Int32(truncatingIfNeeded: floorInt(fy / cell))
+            let cj = Int32(truncatingIfNeeded: Color.floorInt(fy / cell))
             if seedsRow != cj {
                 // For each square column k and row r (0..<5, row 2 is this pixel row's): seed x,
                 // seed y, value.
@@ -193,7 +116,7 @@ public enum Holographic {
                 /// first (a side column only when it could hold something nearer), the outer ring
                 /// only when the 3×3 block's edge is nearer than the best seed so far.
                 func nearest(_ fx: Float) -> Float {
-                    let square = floorInt(fx / cell)
+                    let square = Color.floorInt(fx / cell)
                     let ci = square - Int(firstI)
                     var best = Float.infinity, bestKey = 25
                     var v: Float = 0
@@ -236,7 +159,7 @@ public enum Holographic {
                     while c + lanes <= run {
                         let fx0 = Float(x + column + c) + 0.5
                         let fxv = V4(repeating: fx0) + laneOffsets
-                        let s0 = floorInt(fx0 / cell), s7 = floorInt((fx0 + Float(lanes - 1)) / cell)
+                        let s0 = Color.floorInt(fx0 / cell), s7 = Color.floorInt((fx0 + Float(lanes - 1)) / cell)
                         var best = V4(repeating: .infinity), value = V4(repeating: 0)
                         // Rows, then columns, in increasing order: strict < keeps the first of equals.
                         for r in 1...3 {
@@ -298,7 +221,7 @@ public enum Holographic {
     var f = x - floor
     f.replace(with: 0, where: .!((f .>= 0) .& (f .< 1)))
     if !all(small) {
-        for l in 0..<V4.scalarCount where !small[l] { f[l] = Holographic.fract(x[l]) }
+        for l in 0..<V4.scalarCount where !small[l] { f[l] = Color.fract(x[l]) }
     }
     return f
 }

@@ -1,110 +1,7 @@
 import Glibc
-
-// A lit hemisphere ("lit sphere", "matcap"): a unit sphere seen orthographically, filling a square
-// of `size` pixels, shaded by up to four omni lights with SceneKit's Blinn model.
-//
-// Coordinates: image x right, y down, z towards the viewer. Pixel (px, py) has its centre at
-// u = 2(px + ½)/size − 1, v = 2(py + ½)/size − 1; inside the unit disc the surface point and normal
-// are P = N = (u, v, √(1 − u² − v²)); the viewer direction is E = (0, 0, 1).
-
-/// An omni light: a position in sphere units and a linear-light colour (already × intensity).
-public struct OmniLight: Sendable, Equatable {
-    public var position: SIMD3<Float>
-    public var color: SIMD3<Float>
-    public init(position: SIMD3<Float>, color: SIMD3<Float>) {
-        self.position = position
-        self.color = color
-    }
-}
-
-public struct HemisphereParameters: Sendable, Equatable {
-    public var size: Int
-    public var lights: [OmniLight]
-    /// Linear-light RGB.
-    public var diffuse: SIMD3<Float>
-    public var specular: SIMD3<Float>
-    /// The Blinn exponent.
-    public var shininess: Float
-    /// Ambient level: ambient × diffuse is added everywhere.
-    public var ambient: Float
-
-    public static let maximumSize = 8192
-    public static let shininessRange: ClosedRange<Float> = 1...1000
-
-    public init(size: Int, lights: [OmniLight], diffuse: SIMD3<Float>, specular: SIMD3<Float>,
-                shininess: Float, ambient: Float) {
-        self.size = size
-        self.lights = lights
-        self.diffuse = diffuse
-        self.specular = specular
-        self.shininess = shininess
-        self.ambient = ambient
-    }
-
-    /// The studio set-up the plug-in ships as its default: polished chrome.
-    public static let studio = HemisphereParameters(
-        size: 512, lights: LightSpec.studio.map(\.light),
-        diffuse: SIMD3(repeating: 0.1), specular: SIMD3(repeating: 1), shininess: 40, ambient: 0.08)
-}
-
-/// A light as a user sets it: position in sphere units, hue (degrees), saturation, brightness.
-public struct LightSpec: Sendable, Equatable {
-    public var position: SIMD3<Float>
-    public var hue: Float
-    public var saturation: Float
-    public var brightness: Float
-    public var enabled: Bool
-
-    public init(position: SIMD3<Float>, hue: Float, saturation: Float, brightness: Float, enabled: Bool = true) {
-        self.position = position
-        self.hue = hue
-        self.saturation = saturation
-        self.brightness = brightness
-        self.enabled = enabled
-    }
-
-    public var light: OmniLight { OmniLight(position: position, color: Color.hsb(hue, saturation, enabled ? brightness : 0)) }
-
-    /// Key (upper left, warm white), fill (right, cool), rim (behind, top), bounce (below, warm).
-    public static let studio = [
-        LightSpec(position: SIMD3(-1.1, -1.3, 2.4), hue: 40, saturation: 0.06, brightness: 1.2),
-        LightSpec(position: SIMD3(2.2, -0.4, 1.2), hue: 210, saturation: 0.35, brightness: 0.55),
-        LightSpec(position: SIMD3(0.4, -2.5, -0.6), hue: 200, saturation: 0.1, brightness: 1.2),
-        LightSpec(position: SIMD3(0.3, 2.4, 0.6), hue: 30, saturation: 0.45, brightness: 0.45),
-    ]
-}
-
-public enum Color {
-    /// sRGB transfer curve: encoded → linear.
-    @inline(__always)
-    public static func linear(_ c: Float) -> Float {
-        c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-    }
-
-    /// Hue (degrees), saturation and value in the sRGB-encoded space, as colour pickers mean them.
-    public static func hsvEncoded(_ hue: Float, _ s: Float, _ v: Float) -> SIMD3<Float> {
-        v * ((1 - s) + s * hueRGB(hue / 360))
-    }
-
-    /// A light colour: hue (degrees) and saturation pick the chroma (as in an sRGB colour picker),
-    /// brightness scales it linearly (0 = off; above 1 is brighter than white).
-    public static func hsb(_ hue: Float, _ saturation: Float, _ brightness: Float) -> SIMD3<Float> {
-        let c = hsvEncoded(hue, min(max(saturation, 0), 1), 1)
-        return SIMD3(linear(c.x), linear(c.y), linear(c.z)) * max(brightness, 0)
-    }
-
-    /// The fully saturated colour of hue h (turns, any real; wraps): the six-sector hue circle,
-    /// 0 red, 1/6 yellow, 2/6 green, 3/6 cyan, 4/6 blue, 5/6 magenta, linear in between.
-    @inline(__always)
-    public static func hueRGB(_ h: Float) -> SIMD3<Float> {
-        let f = Holographic.fract(h) // NaN, ∞ give 0
-        let x = f * 6
-        let r = min(max(abs(x - 3) - 1, 0), 1)
-        let g = min(max(2 - abs(x - 2), 0), 1)
-        let b = min(max(2 - abs(x - 4), 0), 1)
-        return SIMD3(r, g, b)
-    }
-}
+#if MERCURIAL_KERNELS_V3
+import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
+#endif
 
 public enum Hemisphere {
     /// Renders `count` pixels of the row-major rectangle whose first pixel is (x, y) and whose rows
@@ -190,5 +87,14 @@ public enum Hemisphere {
             }
             i += V4.scalarCount
         }
+    }
+
+    /// The whole hemisphere of `p` as a shading image (mercurial:shaded-material's default).
+    public static func shadingImage(_ p: HemisphereParameters) -> ShadingImage {
+        var pixels = [Float](repeating: 0, count: p.size * p.size * 4)
+        pixels.withUnsafeMutableBufferPointer {
+            render(p, x: 0, y: 0, width: p.size, count: p.size * p.size, into: $0.baseAddress!)
+        }
+        return ShadingImage(width: p.size, height: p.size, rgba: pixels)
     }
 }

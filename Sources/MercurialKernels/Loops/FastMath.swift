@@ -1,3 +1,6 @@
+#if MERCURIAL_KERNELS_V3
+import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
+#endif
 // Vector helpers for the per-pixel kernels, written so that they compile to straight-line SSE code:
 // the standard library's generic SIMD min/max/rounding/conversions are not always inlined and then
 // cost a call per lane.

@@ -1,0 +1,125 @@
+import Glibc
+
+// The lit hemisphere's parameters (see Loops/Hemisphere.swift). A lit hemisphere ("lit sphere", "matcap"): a unit sphere seen orthographically, filling a square
+// of `size` pixels, shaded by up to four omni lights with SceneKit's Blinn model.
+//
+// Coordinates: image x right, y down, z towards the viewer. Pixel (px, py) has its centre at
+// u = 2(px + ½)/size − 1, v = 2(py + ½)/size − 1; inside the unit disc the surface point and normal
+// are P = N = (u, v, √(1 − u² − v²)); the viewer direction is E = (0, 0, 1).
+
+/// An omni light: a position in sphere units and a linear-light colour (already × intensity).
+public struct OmniLight: Sendable, Equatable {
+    public var position: SIMD3<Float>
+    public var color: SIMD3<Float>
+    public init(position: SIMD3<Float>, color: SIMD3<Float>) {
+        self.position = position
+        self.color = color
+    }
+}
+
+public struct HemisphereParameters: Sendable, Equatable {
+    public var size: Int
+    public var lights: [OmniLight]
+    /// Linear-light RGB.
+    public var diffuse: SIMD3<Float>
+    public var specular: SIMD3<Float>
+    /// The Blinn exponent.
+    public var shininess: Float
+    /// Ambient level: ambient × diffuse is added everywhere.
+    public var ambient: Float
+
+    public static let maximumSize = 8192
+    public static let shininessRange: ClosedRange<Float> = 1...1000
+
+    public init(size: Int, lights: [OmniLight], diffuse: SIMD3<Float>, specular: SIMD3<Float>,
+                shininess: Float, ambient: Float) {
+        self.size = size
+        self.lights = lights
+        self.diffuse = diffuse
+        self.specular = specular
+        self.shininess = shininess
+        self.ambient = ambient
+    }
+
+    /// The studio set-up the plug-in ships as its default: polished chrome.
+    public static let studio = HemisphereParameters(
+        size: 512, lights: LightSpec.studio.map(\.light),
+        diffuse: SIMD3(repeating: 0.1), specular: SIMD3(repeating: 1), shininess: 40, ambient: 0.08)
+}
+
+/// A light as a user sets it: position in sphere units, hue (degrees), saturation, brightness.
+public struct LightSpec: Sendable, Equatable {
+    public var position: SIMD3<Float>
+    public var hue: Float
+    public var saturation: Float
+    public var brightness: Float
+    public var enabled: Bool
+
+    public init(position: SIMD3<Float>, hue: Float, saturation: Float, brightness: Float, enabled: Bool = true) {
+        self.position = position
+        self.hue = hue
+        self.saturation = saturation
+        self.brightness = brightness
+        self.enabled = enabled
+    }
+
+    public var light: OmniLight { OmniLight(position: position, color: Color.hsb(hue, saturation, enabled ? brightness : 0)) }
+
+    /// Key (upper left, warm white), fill (right, cool), rim (behind, top), bounce (below, warm).
+    public static let studio = [
+        LightSpec(position: SIMD3(-1.1, -1.3, 2.4), hue: 40, saturation: 0.06, brightness: 1.2),
+        LightSpec(position: SIMD3(2.2, -0.4, 1.2), hue: 210, saturation: 0.35, brightness: 0.55),
+        LightSpec(position: SIMD3(0.4, -2.5, -0.6), hue: 200, saturation: 0.1, brightness: 1.2),
+        LightSpec(position: SIMD3(0.3, 2.4, 0.6), hue: 30, saturation: 0.45, brightness: 0.45),
+    ]
+}
+
+public enum Color {
+    /// sRGB transfer curve: encoded → linear.
+    @inlinable
+    public static func linear(_ c: Float) -> Float {
+        c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+
+    /// Hue (degrees), saturation and value in the sRGB-encoded space, as colour pickers mean them.
+    @inlinable
+    public static func hsvEncoded(_ hue: Float, _ s: Float, _ v: Float) -> SIMD3<Float> {
+        v * ((1 - s) + s * hueRGB(hue / 360))
+    }
+
+    /// A light colour: hue (degrees) and saturation pick the chroma (as in an sRGB colour picker),
+    /// brightness scales it linearly (0 = off; above 1 is brighter than white).
+    @inlinable
+    public static func hsb(_ hue: Float, _ saturation: Float, _ brightness: Float) -> SIMD3<Float> {
+        let c = hsvEncoded(hue, min(max(saturation, 0), 1), 1)
+        return SIMD3(linear(c.x), linear(c.y), linear(c.z)) * max(brightness, 0)
+    }
+
+    /// The fully saturated colour of hue h (turns, any real; wraps): the six-sector hue circle,
+    /// 0 red, 1/6 yellow, 2/6 green, 3/6 cyan, 4/6 blue, 5/6 magenta, linear in between.
+    @inlinable
+    public static func hueRGB(_ h: Float) -> SIMD3<Float> {
+        let f = fract(h) // NaN, ∞ give 0
+        let x = f * 6
+        let r = min(max(abs(x - 3) - 1, 0), 1)
+        let g = min(max(2 - abs(x - 2), 0), 1)
+        let b = min(max(2 - abs(x - 4), 0), 1)
+        return SIMD3(r, g, b)
+    }
+
+    /// floor(x) as an integer, without a libm call (x86-64's baseline has no rounding instruction).
+    /// |x| must be below 2^62.
+    @inlinable
+    public static func floorInt(_ x: Float) -> Int {
+        let i = Int(x) // truncates towards zero
+        return Float(i) > x ? i - 1 : i
+    }
+
+    /// fract(x) in [0, 1); non-finite or huge (≥ 2^62) x gives 0.
+    @inlinable
+    public static func fract(_ x: Float) -> Float {
+        guard abs(x) < 4.6e18 else { return 0 }
+        let f = x - Float(floorInt(x))
+        return f >= 0 && f < 1 ? f : 0
+    }
+}

@@ -1,1 +1,0 @@
-../MercurialKernels/DistanceBevel.swift

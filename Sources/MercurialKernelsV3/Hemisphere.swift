@@ -1,1 +1,0 @@
-../MercurialKernels/Hemisphere.swift

@@ -1,1 +1,0 @@
-../MercurialKernels/Holographic.swift
