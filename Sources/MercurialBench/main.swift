@@ -282,6 +282,22 @@ if ["holographic-hue", "cell-noise"].contains(where: wanted) {
     compare("gegl:cell-noise alone", [])
 }
 
+// MARK: liquid-metal, the whole filter as a host runs it
+if ["liquid-metal", "layer floor"].contains(where: wanted) {
+    // A text layer as GIMP hands it over: black letters on transparency (the mask as alpha).
+    let maskPixels = mask.pixels(format: "Y float", components: 1)
+    var rgba = [Float](repeating: 0, count: width * height * 4)
+    for i in 0..<(width * height) { rgba[4 * i + 3] = maskPixels[i] }
+    let layer = Buffer(width: width, height: height, format: "RGBA float", pixels: rgba)
+    let layerCases = [
+        Case(name: "mercurial:liquid-metal on a text layer", source: layer, build: filter("mercurial:liquid-metal")),
+        Case(name: "layer floor: gegl:invert-linear on the same layer", source: layer, build: filter("gegl:invert-linear")),
+    ]
+    for (k, v) in runCases(layerCases) { t[k] = v }
+    compare("mercurial:liquid-metal on a text layer", [("layer floor: gegl:invert-linear on the same layer", "≤ 2")])
+    compare("layer floor: gegl:invert-linear on the same layer", [])
+}
+
 print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs")
 print("")
 print("| operation | seconds | compared with | ratio | goal |")
