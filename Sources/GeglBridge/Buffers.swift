@@ -1,8 +1,7 @@
 import CGegl
 
-// Typed views of what GEGL hands an operation: buffers, the operation being prepared, the
-// properties. Each wraps a C pointer that is valid only during the callback it was passed to;
-// op files never see the pointer itself.
+// Typed views of the buffers GEGL hands an operation's process. Each wraps a C pointer that is
+// valid only during the callback it was passed to; op files never see the pointer itself.
 
 extension Rect {
     init(_ r: GeglRectangle) {
@@ -95,56 +94,6 @@ public struct OutputBuffer {
         // Why the cast: GeglBuffer is a GObject; the property getter takes the base type.
         g_object_get_property(UnsafeMutablePointer<GObject>(buffer), name, &value)
         return Int(g_value_get_int(&value))
-    }
-}
-
-/// What bounding-box and region callbacks may ask: the properties and the inputs' extents.
-public struct OperationContext {
-    let operation: UnsafeMutablePointer<GeglOperation>
-    public let properties: PropertyValues
-
-    /// The bounding box of what is connected to `pad`, or nil when nothing is.
-    public func sourceBounds(_ pad: String) -> Rect? {
-        guard let r = gegl_operation_source_get_bounding_box(operation, pad) else { return nil }
-        return Rect(r.pointee)
-    }
-
-    /// What the last `prepare` of this operation built, if it has run (nil before, or for another type).
-    public func prepared<P: Sendable>(as type: P.Type) -> P? {
-        state(of: UnsafeMutableRawPointer(operation)).contents.withLock { $0.prepared } as? P
-    }
-}
-
-/// What `prepare` may do: read properties and input extents, choose formats and the halo.
-public struct PrepareContext {
-    let operation: UnsafeMutablePointer<GeglOperation>
-    let isAreaFilter: Bool
-    /// False when prepare runs as a fallback inside process: then formats and halo stay as they are.
-    let mayConfigure: Bool
-    public let properties: PropertyValues
-
-    public func sourceBounds(_ pad: String) -> Rect? {
-        OperationContext(operation: operation, properties: properties).sourceBounds(pad)
-    }
-
-    /// Chooses the pixel format GEGL delivers on (or expects from) a pad.
-    public func setFormat(_ pad: String, _ format: PixelFormat) {
-        guard mayConfigure else { return }
-        gegl_operation_set_format(operation, pad, bablFormat(format))
-    }
-
-    /// For area filters: how many pixels around the output region the input must provide.
-    public func setHalo(_ halo: Int) {
-        guard mayConfigure, isAreaFilter else { return }
-        let h = gint(clamping: max(0, halo))
-        // Why the cast: an area filter instance starts with GeglOperationAreaFilter, whose halo
-        // fields GEGL reads to grow the requested input region.
-        operation.withMemoryRebound(to: GeglOperationAreaFilter.self, capacity: 1) { area in
-            area.pointee.left = h
-            area.pointee.right = h
-            area.pointee.top = h
-            area.pointee.bottom = h
-        }
     }
 }
 

@@ -1,0 +1,31 @@
+import Glibc
+
+/// What the host's CPU can do. (GEGL's own gegl_cpu_accel_get_support() reports nothing on
+/// Debian's build, so the CPU's flags are read from the kernel.)
+enum HostCPU {
+    /// The instruction sets the x86-64-v3 kernels are compiled for (-target-cpu haswell).
+    static let required: Set<String> = ["sse4_2", "popcnt", "avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe",
+                                        "abm", "xsave"]
+
+    /// True when every x86-64-v3 feature is present; MERCURIAL_KERNELS=baseline forces false.
+    static let isX86_64_v3: Bool = {
+        if let v = getenv("MERCURIAL_KERNELS"), String(cString: v) == "baseline" { return false }
+        #if arch(x86_64)
+        guard let file = fopen("/proc/cpuinfo", "r") else { return false }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0 {
+            guard let line else { break }
+            let text = String(cString: line)
+            guard text.hasPrefix("flags") else { continue }
+            let flags = Set(text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == ":" }).map(String.init))
+            return required.isSubset(of: flags)
+        }
+        return false
+        #else
+        return false
+        #endif
+    }()
+}
