@@ -57,4 +57,16 @@ enum Accelerated {
                                                   height: height, scale: scale, shading: shading, into: out)
         }
     }
+
+    static func litRelief(_ p: LitReliefParameters, weights: [Float], heights: UnsafePointer<Float>,
+                          color: UnsafePointer<Float>, x: Int, y: Int, width: Int, height: Int,
+                          into out: UnsafeMutablePointer<Float>) {
+        if v3 {
+            MercurialKernelsV3.LitRelief.render(p, weights: weights, heights: heights, color: color, x: x, y: y,
+                                                width: width, height: height, into: out)
+        } else {
+            MercurialKernels.LitRelief.render(p, weights: weights, heights: heights, color: color, x: x, y: y,
+                                              width: width, height: height, into: out)
+        }
+    }
 }

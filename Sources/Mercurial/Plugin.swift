@@ -11,6 +11,7 @@ let operations: [OperationRegistration] = [
     HemisphereLightRender.registration,
     HolographicHue.registration,
     LiquidMetal.registration,
+    LitReliefOp.registration,
 ]
 
 @_cdecl("gegl_module_query")

@@ -1,0 +1,153 @@
+import MercurialKernels
+import XCTest
+
+/// mercurial:lit-relief's kernel against formulas worked out independently, in Double.
+final class LitReliefTests: XCTestCase {
+    /// Renders a block of w × h at (x, y) from heights h(px, py) (image coordinates) and one colour.
+    func render(_ p: LitReliefParameters, x: Int = 10, y: Int = 20, w: Int = 6, h: Int = 5,
+                height: (Int, Int) -> Float, color: SIMD4<Float> = SIMD4(0.6, 0.4, 0.2, 0.8)) -> [Float] {
+        let halo = p.halo, ww = w + 2 * halo, wh = h + 2 * halo
+        var heights = [Float](repeating: 0, count: ww * wh)
+        for r in 0..<wh { for c in 0..<ww { heights[r * ww + c] = height(x - halo + c, y - halo + r) } }
+        var colours = [Float](repeating: 0, count: w * h * 4)
+        for i in 0..<(w * h) { for k in 0..<4 { colours[4 * i + k] = color[k] } }
+        var out = [Float](repeating: .nan, count: w * h * 4)
+        LitRelief.render(p, weights: p.weights, heights: heights, color: colours, x: x, y: y, width: w, height: h,
+                         into: &out)
+        return out
+    }
+
+    /// The lighting formula, written out in Double for one pixel.
+    func expected(n: SIMD3<Double>, point: SIMD3<Double>, light: ReliefLight, p: LitReliefParameters,
+                  color: SIMD3<Double>) -> SIMD3<Double> {
+        func d3(_ v: SIMD3<Float>) -> SIMD3<Double> { SIMD3(Double(v.x), Double(v.y), Double(v.z)) }
+        let nn = n / (n * n).sum().squareRoot()
+        var l = d3(light.direction), a = 1.0
+        if light.kind == .point {
+            let d = d3(light.position) - point
+            let dist = (d * d).sum().squareRoot()
+            l = d / dist
+            a = pow(1 + dist / Double(light.reach), -Double(light.falloff))
+        }
+        var rgb = d3(p.ambient) * color
+        let nl = (nn * l).sum()
+        if nl > 0 {
+            let hv = l + SIMD3(0, 0, 1)
+            let nh = max((nn * hv).sum() / (hv * hv).sum().squareRoot(), 0)
+            rgb += a * d3(light.color) * (nl * color + pow(nh, Double(p.shininess)) * d3(p.specular))
+        }
+        return rgb
+    }
+
+    func testPlaneOfKnownSlopeUnderAPointLight() {
+        let light = ReliefLight(kind: .point, position: SIMD3(4, 3, 40), color: SIMD3(1.2, 1.0, 0.8), falloff: 1.5,
+                                reach: 100)
+        let p = LitReliefParameters(smoothness: 0, contrast: 2.5, lights: [light], ambient: SIMD3(0.1, 0.2, 0.3),
+                                    specular: SIMD3(0.5, 0.5, 0.5), shininess: 12)
+        let (a, b): (Float, Float) = (0.3, -0.2) // h = a·x + b·y
+        let out = render(p, height: { Float($0) * a + Float($1) * b })
+        let n = SIMD3(-2.5 * Double(a), -2.5 * Double(b), 1)
+        for j in 0..<5 {
+            for i in 0..<6 {
+                let want = expected(n: n, point: SIMD3(Double(10 + i) + 0.5, Double(20 + j) + 0.5, 0), light: light, p: p,
+                                    color: SIMD3(0.6, 0.4, 0.2))
+                let o = 4 * (j * 6 + i)
+                for k in 0..<3 { XCTAssertEqual(Double(out[o + k]), want[k], accuracy: 2e-5, "pixel \(i),\(j) channel \(k)") }
+                XCTAssertEqual(out[o + 3], 0.8, "alpha is the layer's")
+            }
+        }
+    }
+
+    func testDirectionalLightMatchesBumpMapConvention() {
+        // Azimuth 90°, elevation 45°: from the top of the image (y up), half-way up.
+        let d = ReliefLight.direction(azimuth: 90, elevation: 45)
+        XCTAssertEqual(d.x, 0, accuracy: 1e-6)
+        XCTAssertEqual(d.y, -Float(0.5).squareRoot(), accuracy: 1e-6)
+        XCTAssertEqual(d.z, Float(0.5).squareRoot(), accuracy: 1e-6)
+        let light = ReliefLight(kind: .directional, direction: d, color: SIMD3(1, 1, 1))
+        let p = LitReliefParameters(smoothness: 0, contrast: 1, lights: [light], ambient: .zero, specular: .zero)
+        let out = render(p, height: { _, _ in 0 })
+        // Flat: n·L = sin 45°.
+        XCTAssertEqual(out[0], 0.6 * Float(0.5).squareRoot(), accuracy: 1e-6)
+    }
+
+    /// A light straight above a flat pixel at distance z: n·L = n·H = 1, so the light adds
+    /// (1 + z/reach)^−falloff · colour · (C + specular).
+    func testFalloffLaw() {
+        for falloff: Float in [0, 1, 2, 3.5] {
+            for z: Float in [10, 100, 250] {
+                let light = ReliefLight(kind: .point, position: SIMD3(10.5, 20.5, z), color: SIMD3(1, 1, 1),
+                                        falloff: falloff, reach: 100)
+                let p = LitReliefParameters(smoothness: 0, contrast: 1, lights: [light], ambient: .zero,
+                                            specular: SIMD3(0.25, 0.25, 0.25), shininess: 5)
+                let out = render(p, w: 1, h: 1, height: { _, _ in 0.5 })
+                let attenuation = pow(1 + Double(z) / 100, -Double(falloff))
+                XCTAssertEqual(Double(out[0]), attenuation * (0.6 + 0.25), accuracy: 1e-5, "falloff \(falloff), z \(z)")
+            }
+        }
+    }
+
+    func testNormalMapEncodingOfAKnownSlope() {
+        let (a, b): (Float, Float) = (0.1, 0.25)
+        for output in [ReliefOutput.normalMap, .normalMapDirectX] {
+            let p = LitReliefParameters(smoothness: 0, contrast: 4, lights: [], output: output)
+            let out = render(p, height: { Float($0) * a + Float($1) * b })
+            var n = SIMD3(-4 * Double(a), -4 * Double(b), 1)
+            n /= (n * n).sum().squareRoot()
+            let green = output == .normalMap ? -n.y : n.y
+            XCTAssertEqual(Double(out[0]), (n.x + 1) / 2, accuracy: 1e-6)
+            XCTAssertEqual(Double(out[1]), (green + 1) / 2, accuracy: 1e-6)
+            XCTAssertEqual(Double(out[2]), (n.z + 1) / 2, accuracy: 1e-6)
+            XCTAssertEqual(out[3], 0.8)
+        }
+        // Flat is (0.5, 0.5, 1).
+        let flat = render(LitReliefParameters(smoothness: 0.6, contrast: 4, lights: [], output: .normalMap), height: { _, _ in 0.3 })
+        XCTAssertEqual(Array(flat[0..<3]), [0.5, 0.5, 1])
+    }
+
+    /// Smoothness 0 is plain central differences of the heights themselves.
+    func testSmoothnessZeroIsPlainCentralDifferences() {
+        var rng = SystemRandomNumberGenerator()
+        var table = [Float](repeating: 0, count: 30 * 30)
+        for i in table.indices { table[i] = Float.random(in: 0...1, using: &rng) }
+        let height: (Int, Int) -> Float = { x, y in table[(y - 15) * 30 + (x - 5)] }
+        let p = LitReliefParameters(smoothness: 0, contrast: 3, lights: [], output: .normalMapDirectX)
+        XCTAssertEqual(p.halo, 1)
+        let out = render(p, w: 7, h: 6, height: height)
+        for j in 0..<6 {
+            for i in 0..<7 {
+                let (x, y) = (10 + i, 20 + j)
+                let dx = Double(height(x + 1, y) - height(x - 1, y)) / 2, dy = Double(height(x, y + 1) - height(x, y - 1)) / 2
+                var n = SIMD3(-3 * dx, -3 * dy, 1)
+                n /= (n * n).sum().squareRoot()
+                let o = 4 * (j * 7 + i)
+                XCTAssertEqual(Double(out[o]), (n.x + 1) / 2, accuracy: 1e-6)
+                XCTAssertEqual(Double(out[o + 1]), (n.y + 1) / 2, accuracy: 1e-6)
+            }
+        }
+    }
+
+    /// The blur's weights sum to one and are symmetric, so it keeps a linear ramp: any smoothness
+    /// gives a ramp's own normal.
+    func testSmoothingKeepsARamp() {
+        for s: Float in [0.1, 0.5, 1] {
+            let p = LitReliefParameters(smoothness: s, contrast: 2, lights: [], output: .normalMapDirectX)
+            XCTAssertEqual(Double(p.weights[0] + 2 * p.weights.dropFirst().reduce(0, +)), 1, accuracy: 1e-6)
+            let out = render(p, height: { x, y in 0.05 * Float(x) - 0.02 * Float(y) })
+            var n = SIMD3(-2 * 0.05, 2 * 0.02, 1)
+            n /= (n * n).sum().squareRoot()
+            XCTAssertEqual(Double(out[0]), (n.x + 1) / 2, accuracy: 1e-4, "smoothness \(s)")
+            XCTAssertEqual(Double(out[1]), (n.y + 1) / 2, accuracy: 1e-4, "smoothness \(s)")
+        }
+    }
+
+    /// A NaN or infinite height counts as 0; the output stays finite.
+    func testNonFiniteHeightsCountAsZero() {
+        let light = ReliefLight(kind: .point, position: SIMD3(12, 22, 30), color: SIMD3(1, 1, 1), falloff: 1, reach: 50)
+        let p = LitReliefParameters(smoothness: 0.5, contrast: 5, lights: [light])
+        let bad = render(p, height: { x, y in x == 12 && y == 22 ? .nan : (x == 13 && y == 23 ? .infinity : 0.4) })
+        let zero = render(p, height: { x, y in (x == 12 && y == 22) || (x == 13 && y == 23) ? 0 : 0.4 })
+        XCTAssertTrue(bad.allSatisfy(\.isFinite))
+        XCTAssertEqual(bad, zero)
+    }
+}
