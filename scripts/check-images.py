@@ -78,12 +78,22 @@ def holographic(w, h, p):
     yield "coloured foil cells", len(hues) > 8
 
 
+def lit_relief(w, h, p):
+    n, opaque, clear, luma = stats(w, h, p)
+    yield "letters keep their coverage", len(opaque) > n // 20 and len(clear) > n // 4
+    yield "lit paint: the red layer in many tones, with gloss", len({round(v * 255) for v in luma}) > 30 and max(luma) > 0.3
+    red = sum(p[4 * i] for i in opaque)
+    blue = sum(p[4 * i + 2] for i in opaque)
+    yield "the layer's own colour (red) shows", red > 1.5 * blue
+
+
 CHECKS = {
     "liquid-metal.png": liquid_metal,
     "height-field-from-mask.png": height_field,
     "shaded-material.png": shaded_material,
     "hemisphere-light-render.png": hemisphere,
     "holographic-hue.png": holographic,
+    "lit-relief.png": lit_relief,
 }
 
 

@@ -73,6 +73,10 @@ read -r -d '' script <<'SCM' || true
     (gimp-drawable-merge-new-filter (cadr il) "mercurial:hemisphere-light-render" 0 LAYER-MODE-REPLACE 1.0
                                     "size" 256)
     (save (car il) "hemisphere-light-render"))
+  (let* ((il (text-image "Hg 3" '(200 60 30))))
+    (gimp-drawable-merge-new-filter (cadr il) "mercurial:lit-relief" 0 LAYER-MODE-REPLACE 1.0
+                                    "contrast" 5.0 "light2-enabled" TRUE)
+    (save (car il) "lit-relief"))
   (let* ((il (plain-image 300 200 '(90 90 100))))
     (gimp-drawable-merge-new-filter (cadr il) "mercurial:holographic-hue" 0 LAYER-MODE-REPLACE 1.0
                                     "strength" 0.35 "cell-size" 24.0)

@@ -104,6 +104,7 @@ $text mercurial:height-field-from-mask radius=6 mercurial:shaded-material aux=[ 
 mercurial:hemisphere-light-render size=96
 $text mercurial:holographic-hue strength=0.5 cell-size=6
 $text mercurial:liquid-metal radius=6 foil=0.2
+$text mercurial:lit-relief light2-enabled=true
 GRAPHS
             rm -rf "$stage"
             ;;

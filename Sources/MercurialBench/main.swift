@@ -282,6 +282,50 @@ if ["holographic-hue", "cell-noise"].contains(where: wanted) {
     compare("gegl:cell-noise alone", [])
 }
 
+// MARK: lit-relief, a painted layer lit through its height field
+if ["lit-relief", "paint"].contains(where: wanted) {
+    let maskPixels = mask.pixels(format: "Y float", components: 1)
+    var paint = [Float](repeating: 0, count: width * height * 4)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = y * width + x
+            paint[4 * i] = Float(x) / Float(width)
+            paint[4 * i + 1] = 0.3
+            paint[4 * i + 2] = Float(y) / Float(height)
+            paint[4 * i + 3] = maskPixels[i]
+        }
+    }
+    let layer = Buffer(width: width, height: height, format: "RGBA float", pixels: paint)
+    let heights = prerender { g in
+        let src = g.add("gegl:buffer-source", ["buffer": .buffer(mask)])
+        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10)])
+        g.link(src, hf)
+        return hf
+    }
+    func withHeights(_ op: String) -> (Graph, Node?) -> Node {
+        { g, src in
+            let node = g.add(op)
+            let aux = g.add("gegl:buffer-source", ["buffer": .buffer(heights)])
+            g.link(src!, node)
+            g.connect(aux, to: node, pad: "aux")
+            return node
+        }
+    }
+    let paintCases = [
+        Case(name: "mercurial:lit-relief on a painted layer, aux = its height field", source: layer,
+             build: withHeights("mercurial:lit-relief")),
+        Case(name: "gegl:bump-map on the painted layer, aux = the same height field", source: layer,
+             build: withHeights("gegl:bump-map")),
+        Case(name: "paint floor: gegl:invert-linear on the painted layer", source: layer, build: filter("gegl:invert-linear")),
+    ]
+    for (k, v) in runCases(paintCases) { t[k] = v }
+    compare("mercurial:lit-relief on a painted layer, aux = its height field",
+            [("gegl:bump-map on the painted layer, aux = the same height field", "≤ 0.5"),
+             ("paint floor: gegl:invert-linear on the painted layer", "≤ 2")])
+    compare("gegl:bump-map on the painted layer, aux = the same height field", [])
+    compare("paint floor: gegl:invert-linear on the painted layer", [])
+}
+
 // MARK: liquid-metal, the whole filter as a host runs it
 if ["liquid-metal", "layer floor"].contains(where: wanted) {
     // A text layer as GIMP hands it over: black letters on transparency (the mask as alpha).

@@ -18,9 +18,10 @@ import gi
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
-OPS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal"]
+OPS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal",
+       "lit-relief"]
 FILTERS = [op for op in OPS if op != "hemisphere-light-render"]
-COMPOSERS = ["shaded-material", "holographic-hue"]
+COMPOSERS = ["shaded-material", "holographic-hue", "lit-relief"]
 
 
 def rect(x, y, w, h):

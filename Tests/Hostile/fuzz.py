@@ -28,8 +28,9 @@ import gi
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
-OURS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal"]
-COMPOSERS = {"shaded-material", "holographic-hue"}
+OURS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal",
+        "lit-relief"]
+COMPOSERS = {"shaded-material", "holographic-hue", "lit-relief"}
 FORMATS = ["RGBA float", "Y u8", "YA float", "R'G'B'A u8", "RGB u16", "Y'A u16", "RaGaBaA float", "RGBA half"]
 
 

@@ -36,7 +36,7 @@ final class ExamplesTests: PluginTestCase {
     func testAllExamplesAreCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".xml") }.sorted()
         XCTAssertEqual(files, ["bristlepaint.xml", "card.xml", "holographic-card.xml", "liquid-metal-text.xml",
-                               "mercurialpaint.xml"])
+                               "mercurialpaint.xml", "normal-map.xml"])
     }
 
     func testLiquidMetalText() throws {
@@ -63,16 +63,47 @@ final class ExamplesTests: PluginTestCase {
         XCTAssertLessThan(top, w * h * 9 / 10)
     }
 
+    /// Coloured strokes (red, blue, yellow) on paper, lit by a point light: the colours show, and
+    /// the light's side of the picture is brighter than the far side.
     func testBristlePaintStrokes() throws {
         let (w, h, px) = try renderExample("bristlepaint")
-        XCTAssertGreaterThan(w, 600)
-        XCTAssertGreaterThan(h, 250)
+        XCTAssertEqual(w, 640)
+        XCTAssertEqual(h, 300)
         let v = variety(px, w * h)
-        XCTAssertGreaterThan(v.colours, 60, "streaked, shaded strokes")
-        // Gold: red well above blue on average.
-        var r: Float = 0, b: Float = 0
-        for i in 0..<(w * h) { r += px[4 * i]; b += px[4 * i + 2] }
-        XCTAssertGreaterThan(r, 2 * b)
+        XCTAssertGreaterThan(v.colours, 200, "streaked, lit strokes")
+        var red = 0, blue = 0, yellow = 0
+        for i in 0..<(w * h) {
+            let (r, g, b) = (px[4 * i], px[4 * i + 1], px[4 * i + 2])
+            if r > 2 * g && r > 2 * b { red += 1 }
+            if b > 2 * r && b > g { blue += 1 }
+            if r > 2 * b && g > 2 * b && g > 0.3 { yellow += 1 }
+        }
+        XCTAssertGreaterThan(red, w * h / 30, "red stroke")
+        XCTAssertGreaterThan(blue, w * h / 30, "blue stroke")
+        XCTAssertGreaterThan(yellow, w * h / 30, "yellow stroke")
+        // The paper near the light (upper left) against the far corner (lower right).
+        func luma(_ x: Int, _ y: Int) -> Float { 0.2126 * px[4 * (y * w + x)] + 0.7152 * px[4 * (y * w + x) + 1] + 0.0722 * px[4 * (y * w + x) + 2] }
+        XCTAssertGreaterThan(luma(150, 10), luma(630, 290) + 0.1, "a positioned light")
+    }
+
+    /// Flat areas of the normal map are (0.5, 0.5, 1) as data (128, 128, 255 in the file); the
+    /// letters' slopes point every way.
+    func testNormalMapExample() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-ex-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent("normal-map.png").path
+        let result = Plugin.run("/usr/bin/env", ["gegl", "-i", examples.appendingPathComponent("normal-map.xml").path, "-o", out],
+                                environment: Plugin.geglEnvironment)
+        XCTAssertEqual(result.status, 0, result.output)
+        let g = Graph()
+        let load = g.add("gegl:load", ["path": .string(out)])
+        let box = g.boundingBox(load)
+        XCTAssertEqual(box.width, 480)
+        let px = g.render(load, format: "R'G'B'A float", components: 4).map { Int(($0 * 255).rounded()) }
+        XCTAssertEqual(Array(px[0..<4]), [128, 128, 255, 255], "flat corner")
+        let greens = Set(stride(from: 1, to: px.count, by: 4).map { px[$0] })
+        XCTAssertGreaterThan(greens.max()!, 170)
+        XCTAssertLessThan(greens.min()!, 90)
     }
 
     func testHolographicCardHasFoilAndKeepsTheCard() throws {
