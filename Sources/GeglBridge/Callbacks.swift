@@ -14,7 +14,9 @@ private func raw(_ op: OperationPointer) -> UnsafeMutableRawPointer { UnsafeMuta
 /// without touching the operation (formats and halo are not changed off the main thread).
 private func prepared(_ op: OperationPointer) -> (any Sendable)? {
     let operation = registration(of: raw(op))
-    if let p = state(of: raw(op)).contents.withLock({ $0.prepared }) { return p }
+    let instance = state(of: raw(op))
+    _ = instance.prepares.load(ordering: .acquiring)
+    if let p = instance.contents.withLock({ $0.prepared }) { return p }
     guard let prepare = operation.prepare else { return nil }
     return prepare(PrepareContext(operation: op, isAreaFilter: false, mayConfigure: false,
                                   properties: propertyValues(of: raw(op))))
@@ -41,7 +43,9 @@ private let prepareCallback: @convention(c) (OperationPointer?) -> Void = { op i
     guard let prepare = operation.prepare else { return }
     let result = prepare(PrepareContext(operation: op, isAreaFilter: operation.base == .areaFilter,
                                         mayConfigure: true, properties: propertyValues(of: raw(op))))
-    state(of: raw(op)).contents.withLock { $0.prepared = result }
+    let instance = state(of: raw(op))
+    instance.contents.withLock { $0.prepared = result }
+    instance.prepares.wrappingAdd(1, ordering: .releasing)
 }
 
 private let boundingBoxCallback: @convention(c) (OperationPointer?) -> GeglRectangle = { op in
