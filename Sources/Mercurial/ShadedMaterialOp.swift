@@ -22,6 +22,11 @@ enum ShadedMaterialOp: ComposerOperation {
     static let defaultShading = Accelerated.shadingImage(.studio)
     /// Larger aux images are read scaled down to this many pixels on their long side.
     static let maximumShadingSide = 1024
+    /// GEGL renders the whole aux image at full size before the op can scale it down (an op asks
+    /// for one rectangle; GEGL renders reduced levels only under GEGL_MIPMAP_RENDERING). So an aux
+    /// image larger than this is not read: the default hemisphere is used, with a warning. Matcaps
+    /// are rarely above 2048²; this bounds the work at about 16 Mpixels whatever is connected.
+    static let maximumAuxPixels = 4096 * 4096
 
     struct Prepared: Sendable {
         var scale: Float
@@ -33,7 +38,7 @@ enum ShadedMaterialOp: ComposerOperation {
     }
 
     static func usableAux(_ r: Rect?) -> Rect? {
-        guard let r, !r.isEmpty, !r.isInfinite else { return nil }
+        guard let r, !r.isEmpty, !r.isInfinite, r.count <= maximumAuxPixels else { return nil }
         return r
     }
 
@@ -41,6 +46,10 @@ enum ShadedMaterialOp: ComposerOperation {
         context.setFormat("input", .yaFloat)
         context.setFormat("aux", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
+        if let aux = context.sourceBounds("aux"), !aux.isInfinite, aux.count > maximumAuxPixels {
+            warn("mercurial:shaded-material: the shading image (\(aux.width)×\(aux.height)) is larger than "
+                 + "4096×4096 pixels; the default hemisphere is used instead")
+        }
         return Prepared(scale: Float(context.properties.typed(Properties.self).scale),
                         inputBounds: context.sourceBounds("input") ?? .empty,
                         auxBounds: usableAux(context.sourceBounds("aux")))
