@@ -106,7 +106,7 @@ test_trixie() {
     fi
     scratch="$(mktemp -d "$cache_dir/scratch-trixie.XXXXXX")"
     roots_made+=("$scratch")
-    cp -a "$base/." "$scratch/"
+    cp -ax "$base/." "$scratch/"   # -x: never into a /proc or /dev left mounted inside it
     root="$scratch"
     # Other scripts install a development build into the cached root's home: not part of this test.
     rm -rf "$root/root/.local/share/gegl-0.4"

@@ -57,7 +57,7 @@ base_root() {
         plain="$(base_root "$suite")" || return 2
         echo "making a Debian $suite root with $packages in $root (once; log: $log) …" >&2
         rm -rf "$root"
-        cp -a "$plain" "$root"
+        cp -ax "$plain" "$root"
         rm -f "$root/.mercurial-ready"
         enter_root "$root"
         # shellcheck disable=SC2086
@@ -86,7 +86,9 @@ scratch_root() {
     base="$(base_root "$@")" || return 2
     scratch="$(mktemp -d "$cache_dir/scratch-$1.XXXXXX")"
     roots_made+=("$scratch")
-    cp -a "$base/." "$scratch/"
+    # -x: never into a file system mounted inside the root (a /proc or /dev left mounted by a
+    # script that was killed), whose contents are not the root's.
+    cp -ax "$base/." "$scratch/"
     rm -f "$scratch/.mercurial-ready"
 }
 
