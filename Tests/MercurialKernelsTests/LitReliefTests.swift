@@ -40,18 +40,27 @@ final class LitReliefTests: XCTestCase {
     }
 
     func testPlaneOfKnownSlopeUnderAPointLight() {
+        checkPlane(w: 6, h: 5)
+    }
+
+    /// Wide enough for full groups of eight pixels and a short last group in each row.
+    func testWidePlaneOfKnownSlopeUnderAPointLight() {
+        checkPlane(w: 37, h: 3)
+    }
+
+    func checkPlane(w: Int, h: Int) {
         let light = ReliefLight(kind: .point, position: SIMD3(4, 3, 40), color: SIMD3(1.2, 1.0, 0.8), falloff: 1.5,
                                 reach: 100)
         let p = LitReliefParameters(smoothness: 0, contrast: 2.5, lights: [light], ambient: SIMD3(0.1, 0.2, 0.3),
                                     specular: SIMD3(0.5, 0.5, 0.5), shininess: 12)
         let (a, b): (Float, Float) = (0.3, -0.2) // h = a·x + b·y
-        let out = render(p, height: { Float($0) * a + Float($1) * b })
+        let out = render(p, w: w, h: h, height: { Float($0) * a + Float($1) * b })
         let n = SIMD3(-2.5 * Double(a), -2.5 * Double(b), 1)
-        for j in 0..<5 {
-            for i in 0..<6 {
+        for j in 0..<h {
+            for i in 0..<w {
                 let want = expected(n: n, point: SIMD3(Double(10 + i) + 0.5, Double(20 + j) + 0.5, 0), light: light, p: p,
                                     color: SIMD3(0.6, 0.4, 0.2))
-                let o = 4 * (j * 6 + i)
+                let o = 4 * (j * w + i)
                 for k in 0..<3 { XCTAssertEqual(Double(out[o + k]), want[k], accuracy: 2e-5, "pixel \(i),\(j) channel \(k)") }
                 XCTAssertEqual(out[o + 3], 0.8, "alpha is the layer's")
             }
