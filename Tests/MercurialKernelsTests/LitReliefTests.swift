@@ -150,6 +150,20 @@ final class LitReliefTests: XCTestCase {
         }
     }
 
+    /// Far from the origin (found by the fuzzer, seed 1795438939): a pixel lit in one block or
+    /// split across two gives the same value, so tiles and threads agree there too.
+    func testFarFromTheOriginAnySplitGivesTheSamePixels() {
+        let light = ReliefLight(kind: .point, position: SIMD3(164_088_600, 65_872_300, 500), color: SIMD3(1, 1, 1),
+                                falloff: 1, reach: 1024)
+        let p = LitReliefParameters(smoothness: 0, contrast: 4, lights: [light])
+        let height: (Int, Int) -> Float = { x, y in Float((x &* 7 &+ y &* 3) & 15) / 15 }
+        let x0 = 164_088_535, y0 = 65_872_249
+        let whole = render(p, x: x0, y: y0, w: 20, h: 1, height: height)
+        let left = render(p, x: x0, y: y0, w: 3, h: 1, height: height)
+        let right = render(p, x: x0 + 3, y: y0, w: 17, h: 1, height: height)
+        XCTAssertEqual(whole, left + right)
+    }
+
     /// A NaN or infinite height counts as 0; the output stays finite.
     func testNonFiniteHeightsCountAsZero() {
         let light = ReliefLight(kind: .point, position: SIMD3(12, 22, 30), color: SIMD3(1, 1, 1), falloff: 1, reach: 50)

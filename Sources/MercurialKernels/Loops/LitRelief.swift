@@ -107,14 +107,17 @@ public enum LitRelief {
         // same arithmetic on zero-padded copies, so every pixel is computed the same way whatever
         // block it falls in (tiles and threads give the same bytes).
         let lanes = V4.scalarCount
-        let steps = V4((0..<lanes).map { Float($0) })
         var pad = Lanes()
         for j in 0..<height {
             let r = j + 1
             var i = 0
             while i < width {
                 let count = min(lanes, width - i)
-                let px = V4(repeating: Float(x + i) + 0.5) + steps, py = Float(y + j) + 0.5
+                // Each lane's x from its own integer position: the same Float whatever group the
+                // pixel falls in (far from the origin, Float(x) + lane would round differently).
+                var px = V4()
+                for l in 0..<lanes { px[l] = Float(x + i + l) + 0.5 }
+                let py = Float(y + j) + 0.5
                 let rgba: (V4, V4, V4, V4)
                 if count == lanes {
                     let n = neighbours(s + r * columns + i + 1, columns: columns)
