@@ -35,7 +35,8 @@ bind_into_root "$toolchain" "$root" ro
 git clone -q --no-local "$repo" "$root/work/mercurial"
 echo "clean clone of $(git -C "$repo" rev-parse --short HEAD) in a fresh Debian $(cat "$root/etc/debian_version") root; Swift from $toolchain"
 
-readme_block() { sed -n "/<!-- $1 -->/,/<!-- \/$1 -->/p" README.md | grep -v '^<!--' | grep -v '^```'; }
+# shellcheck source=scripts/lib/readme.sh
+. scripts/lib/readme.sh
 install_command="$(readme_block install-command)"
 demo_command="$(readme_block demo-command)"
 test_command="$(readme_block test-command)"

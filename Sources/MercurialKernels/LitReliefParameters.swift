@@ -93,11 +93,6 @@ public struct LitReliefParameters: Sendable, Equatable {
 
     /// Normalised one-sided Gaussian weights w[0...taps] of the smoothing blur ([1] for none).
     public var weights: [Float] {
-        let s = Double(sigma), r = taps
-        guard r > 0 else { return [1] }
-        var w = (0...r).map { k in exp(-Double(k * k) / (2 * s * s)) }
-        let sum = w[0] + 2 * w.dropFirst().reduce(0, +)
-        for i in w.indices { w[i] /= sum }
-        return w.map { Float($0) }
+        taps > 0 ? Gaussian.weights(sigma: Double(sigma), taps: taps) : [1]
     }
 }

@@ -5,13 +5,9 @@ import MercurialKernels // the one set of kernel types; this copy of the loops i
 
 
 public enum HeightField {
-    /// Normalised one-sided Gaussian weights w[0...taps] (w[0] is the centre).
+    /// The Core Image profile's weights for one level: cut at `HeightFieldParameters.truncation` σ.
     public static func gaussianWeights(sigma: Double) -> [Float] {
-        let r = HeightFieldParameters.taps(sigma: sigma)
-        var w = (0...r).map { k in exp(-Double(k * k) / (2 * sigma * sigma)) }
-        let sum = w[0] + 2 * w.dropFirst().reduce(0, +)
-        for i in w.indices { w[i] /= sum }
-        return w.map { Float($0) }
+        Gaussian.weights(sigma: sigma, taps: HeightFieldParameters.taps(sigma: sigma))
     }
 
     /// Computes the height field of `window` (a mask that extends `parameters.halo` pixels beyond
