@@ -69,6 +69,10 @@ public enum Holographic {
     /// (x, y) and whose rows are `width` long. Input and output are RGBA with perceptual (sRGB)
     /// components; `aux`, when given, holds one value per pixel that replaces the Voronoi value.
     /// Output colour = input · (1 − strength) + hue colour · strength; alpha is the input's.
+    ///
+    /// The stages: per pixel row, the seeds of the squares around it (`Seeds.fill`, when the row
+    /// of squares changes); per pixel, the nearest seed's value (`Seeds.nearest`, or eight pixels
+    /// at a time in `Seeds.nearestEight`), its hue and the mix.
     public static func apply(_ plan: HolographicPlan, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
                              output: UnsafeMutablePointer<Float>, x: Int, y: Int, width: Int, count: Int) {
         let p = plan.parameters
@@ -77,134 +81,173 @@ public enum Holographic {
             output.update(from: input, count: 4 * count)
             return
         }
-        let keep = 1 - strength
-        let cell = plan.cell
-        // Seeds of the five rows of grid squares around the current pixel row, for every column
-        // the rectangle's rows touch: filled when the row of squares changes (every `cell` rows).
-        let firstI = Int32(truncatingIfNeeded: Color.floorInt((Float(x) + 0.5) / cell)) - 2
-        let lastI = Int32(truncatingIfNeeded: Color.floorInt((Float(x + width - 1) + 0.5) / cell)) + 2
-        let n = Int(lastI - firstI) + 1
-        let seeds = UnsafeMutablePointer<Float>.allocate(capacity: 15 * n)
+        let mix = Mix(input: input, output: output, strength: strength)
+        var seeds = Seeds(plan, firstX: x, lastX: x + width - 1)
         defer { seeds.deallocate() }
-        var seedsRow: Int32? = nil
         var done = 0
         while done < count {
             let row = done / width, column = done % width
             let run = min(width - column, count - done)
             let py = y + row
-            let fy = Float(py) + 0.5
-            let cj = Int32(truncatingIfNeeded: Color.floorInt(fy / cell))
-            if seedsRow != cj {
-                // For each square column k and row r (0..<5, row 2 is this pixel row's): seed x,
-                // seed y, value.
-                for k in 0..<n {
-                    for r in 0..<5 {
-                        let i = firstI + Int32(k), j = cj + Int32(r) - 2
-                        let (sx, sy) = seedPoint(i, j, cell: cell, seed: p.seed)
-                        seeds[15 * k + 3 * r] = sx
-                        seeds[15 * k + 3 * r + 1] = sy
-                        seeds[15 * k + 3 * r + 2] = cellValue(i, j, seed: p.seed)
-                    }
+            seeds.fill(row: py)
+            var c = 0
+            // Eight pixels at a time, one per lane, computing exactly what the one-pixel path
+            // below computes (same operations in the same order, so the grouping never shows).
+            // Used where pixel centres are exact in Float arithmetic.
+            let lanes = V4.scalarCount
+            if aux == nil, abs(Float(x + column)) < 2_000_000, abs(Float(x + column + run)) < 2_000_000,
+               abs(seeds.fy) < 2_000_000 {
+                while c + lanes <= run {
+                    let fxv = V4(repeating: Float(x + column + c) + 0.5) + V4(0, 1, 2, 3, 4, 5, 6, 7)
+                    let value = seeds.nearestEight(fxv)
+                    let sweep = (fxv - plan.originX) * plan.sweepX
+                        + V4(repeating: (seeds.fy - plan.originY) * plan.sweepY)
+                    let turns = vectorFract(value * p.displacement + p.offset + sweep)
+                    let x6 = turns * 6
+                    let red = vclamp(vabs(x6 - 3) - 1, 0, 1)
+                    let green = vclamp(2 - vabs(x6 - 2), 0, 1)
+                    let blue = vclamp(2 - vabs(x6 - 4), 0, 1)
+                    for l in 0..<lanes { mix(done + c + l, SIMD3(red[l], green[l], blue[l])) }
+                    c += lanes
                 }
-                seedsRow = cj
             }
-            do {
-                let top = Float(cj - 1) * cell, bottom = Float(cj + 2) * cell
-
-                /// The nearest seed's value at fx with `voronoi`'s tie rule (first in row-major
-                /// order of the 5×5 squares), whatever order they are examined in: the inner 3×3
-                /// first (a side column only when it could hold something nearer), the outer ring
-                /// only when the 3×3 block's edge is nearer than the best seed so far.
-                func nearest(_ fx: Float) -> Float {
-                    let square = Color.floorInt(fx / cell)
-                    let ci = square - Int(firstI)
-                    var best = Float.infinity, bestKey = 25
-                    var v: Float = 0
-                    @inline(__always) func consider(_ column: Int, rows: ClosedRange<Int>) {
-                        for r in rows {
-                            let s = 15 * (ci + column - 2) + 3 * r
-                            let dx = seeds[s] - fx, dy = seeds[s + 1] - fy
-                            let d = dx * dx + dy * dy
-                            let key = 5 * r + column
-                            if d < best || (d == best && key < bestKey) { best = d; bestKey = key; v = seeds[s + 2] }
-                        }
-                    }
-                    consider(2, rows: 1...3)
-                    let toLeft = fx - Float(square) * cell, toRight = Float(square + 1) * cell - fx
-                    if toLeft * toLeft <= best { consider(1, rows: 1...3) }
-                    if toRight * toRight <= best { consider(3, rows: 1...3) }
-                    let edge = min(toLeft + cell, toRight + cell, fy - top, bottom - fy)
-                    if edge * edge <= best {
-                        for column in 0..<5 { consider(column, rows: 0...4) }
-                    }
-                    return v
-                }
-
-                @inline(__always) func mix(_ c: Int, _ colour: SIMD3<Float>) {
-                    let o = 4 * (done + c)
-                    output[o] = input[o] * keep + colour.x * strength
-                    output[o + 1] = input[o + 1] * keep + colour.y * strength
-                    output[o + 2] = input[o + 2] * keep + colour.z * strength
-                    output[o + 3] = input[o + 3]
-                }
-
-                var c = 0
-                // Eight pixels at a time, one per lane, computing exactly what the one-pixel path
-                // below computes (same operations in the same order, so the grouping never shows).
-                // Used where pixel centres are exact in Float arithmetic.
-                let lanes = V4.scalarCount
-                if aux == nil, abs(Float(x + column)) < 2_000_000, abs(Float(x + column + run)) < 2_000_000,
-                   abs(fy) < 2_000_000 {
-                    let laneOffsets = V4(0, 1, 2, 3, 4, 5, 6, 7)
-                    while c + lanes <= run {
-                        let fx0 = Float(x + column + c) + 0.5
-                        let fxv = V4(repeating: fx0) + laneOffsets
-                        let s0 = Color.floorInt(fx0 / cell), s7 = Color.floorInt((fx0 + Float(lanes - 1)) / cell)
-                        var best = V4(repeating: .infinity), value = V4(repeating: 0)
-                        // Rows, then columns, in increasing order: strict < keeps the first of equals.
-                        for r in 1...3 {
-                            for square in (s0 - 1)...(s7 + 1) {
-                                let s = 15 * (square - Int(firstI)) + 3 * r
-                                let dx = V4(repeating: seeds[s]) - fxv
-                                let dy = seeds[s + 1] - fy
-                                let d = dx * dx + V4(repeating: dy * dy)
-                                let closer = d .< best
-                                best.replace(with: d, where: closer)
-                                value.replace(with: seeds[s + 2], where: closer)
-                            }
-                        }
-                        // A lane whose 3×3 block edge is nearer than its best seed takes the full search
-                        // (the edge computed as `nearest` computes it; floor by the rounding trick,
-                        // exact here since |fx / cell| < 2^22).
-                        let q = fxv / cell
-                        let rounded = (q + 12_582_912) - 12_582_912
-                        let square = rounded.replacing(with: rounded - 1, where: rounded .> q)
-                        let toLeft = fxv - square * cell, toRight = (square + 1) * cell - fxv
-                        let edge = vmin(vmin(toLeft + cell, toRight + cell), V4(repeating: min(fy - top, bottom - fy)))
-                        let full = edge * edge .<= best
-                        if any(full) {
-                            for l in 0..<lanes where full[l] { value[l] = nearest(fxv[l]) }
-                        }
-                        let sweep = (fxv - plan.originX) * plan.sweepX + V4(repeating: (fy - plan.originY) * plan.sweepY)
-                        let h = value * p.displacement + p.offset + sweep
-                        let turns = vectorFract(h)
-                        let x6 = turns * 6
-                        let red = vclamp(vabs(x6 - 3) - 1, 0, 1)
-                        let green = vclamp(2 - vabs(x6 - 2), 0, 1)
-                        let blue = vclamp(2 - vabs(x6 - 4), 0, 1)
-                        for l in 0..<lanes { mix(c + l, SIMD3(red[l], green[l], blue[l])) }
-                        c += lanes
-                    }
-                }
-                while c < run {
-                    let px = x + column + c
-                    let fx = Float(px) + 0.5
-                    let v = aux.map { $0[done + c] } ?? nearest(fx)
-                    mix(c, Color.hueRGB(hue(plan, value: v, x: px, y: py)))
-                    c += 1
-                }
+            while c < run {
+                let px = x + column + c
+                let v = aux.map { $0[done + c] } ?? seeds.nearest(Float(px) + 0.5)
+                mix(done + c, Color.hueRGB(hue(plan, value: v, x: px, y: py)))
+                c += 1
             }
             done += run
+        }
+    }
+
+    /// The mix of a hue colour over an input pixel.
+    struct Mix {
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let strength: Float, keep: Float
+
+        init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, strength: Float) {
+            self.input = input
+            self.output = output
+            self.strength = strength
+            keep = 1 - strength
+        }
+
+        /// Pixel i of the run: input · keep + colour · strength, the input's alpha.
+        @inline(__always) func callAsFunction(_ i: Int, _ colour: SIMD3<Float>) {
+            let o = 4 * i
+            output[o] = input[o] * keep + colour.x * strength
+            output[o + 1] = input[o + 1] * keep + colour.y * strength
+            output[o + 2] = input[o + 2] * keep + colour.z * strength
+            output[o + 3] = input[o + 3]
+        }
+    }
+
+    /// The seeds of the five rows of grid squares around the current pixel row, for every column
+    /// of squares the rectangle's rows touch, and the nearest-seed searches over them.
+    struct Seeds {
+        let cell: Float
+        let seed: UInt32
+        /// The first column of squares held, and how many.
+        let firstI: Int32, n: Int
+        /// For each square column k and row r (0..<5, row 2 is this pixel row's): seed x, seed y,
+        /// value.
+        let values: UnsafeMutablePointer<Float>
+        /// The row of squares held (nil before the first fill).
+        var row: Int32? = nil
+        /// The current pixel row's centre, and the top and bottom of the inner 3×3 block of squares.
+        var fy: Float = 0, top: Float = 0, bottom: Float = 0
+
+        init(_ plan: HolographicPlan, firstX: Int, lastX: Int) {
+            cell = plan.cell
+            seed = plan.parameters.seed
+            firstI = Int32(truncatingIfNeeded: Color.floorInt((Float(firstX) + 0.5) / cell)) - 2
+            let lastI = Int32(truncatingIfNeeded: Color.floorInt((Float(lastX) + 0.5) / cell)) + 2
+            n = Int(lastI - firstI) + 1
+            values = UnsafeMutablePointer<Float>.allocate(capacity: 15 * n)
+        }
+
+        func deallocate() { values.deallocate() }
+
+        /// Makes pixel row py current; fills the seeds when its row of squares changed.
+        mutating func fill(row py: Int) {
+            fy = Float(py) + 0.5
+            let cj = Int32(truncatingIfNeeded: Color.floorInt(fy / cell))
+            top = Float(cj - 1) * cell
+            bottom = Float(cj + 2) * cell
+            guard row != cj else { return }
+            for k in 0..<n {
+                for r in 0..<5 {
+                    let i = firstI + Int32(k), j = cj + Int32(r) - 2
+                    let (sx, sy) = seedPoint(i, j, cell: cell, seed: seed)
+                    values[15 * k + 3 * r] = sx
+                    values[15 * k + 3 * r + 1] = sy
+                    values[15 * k + 3 * r + 2] = cellValue(i, j, seed: seed)
+                }
+            }
+            row = cj
+        }
+
+        /// The nearest seed's value at fx on the current row with `voronoi`'s tie rule (first in
+        /// row-major order of the 5×5 squares), whatever order they are examined in: the inner 3×3
+        /// first (a side column only when it could hold something nearer), the outer ring only when
+        /// the 3×3 block's edge is nearer than the best seed so far.
+        func nearest(_ fx: Float) -> Float {
+            let square = Color.floorInt(fx / cell)
+            let ci = square - Int(firstI)
+            var best = Float.infinity, bestKey = 25
+            var v: Float = 0
+            @inline(__always) func consider(_ column: Int, rows: ClosedRange<Int>) {
+                for r in rows {
+                    let s = 15 * (ci + column - 2) + 3 * r
+                    let dx = values[s] - fx, dy = values[s + 1] - fy
+                    let d = dx * dx + dy * dy
+                    let key = 5 * r + column
+                    if d < best || (d == best && key < bestKey) { best = d; bestKey = key; v = values[s + 2] }
+                }
+            }
+            consider(2, rows: 1...3)
+            let toLeft = fx - Float(square) * cell, toRight = Float(square + 1) * cell - fx
+            if toLeft * toLeft <= best { consider(1, rows: 1...3) }
+            if toRight * toRight <= best { consider(3, rows: 1...3) }
+            let edge = min(toLeft + cell, toRight + cell, fy - top, bottom - fy)
+            if edge * edge <= best {
+                for column in 0..<5 { consider(column, rows: 0...4) }
+            }
+            return v
+        }
+
+        /// `nearest` for eight pixel centres at once (|fx| < 2²¹): the inner rows of squares over
+        /// the eight pixels' columns and one beyond each side, then the full search for any lane
+        /// whose 3×3 block edge is nearer than its best seed.
+        @inline(__always) func nearestEight(_ fxv: V4) -> V4 {
+            let s0 = Color.floorInt(fxv[0] / cell), s7 = Color.floorInt(fxv[V4.scalarCount - 1] / cell)
+            var best = V4(repeating: .infinity), value = V4(repeating: 0)
+            // Rows, then columns, in increasing order: strict < keeps the first of equals.
+            for r in 1...3 {
+                for square in (s0 - 1)...(s7 + 1) {
+                    let s = 15 * (square - Int(firstI)) + 3 * r
+                    let dx = V4(repeating: values[s]) - fxv
+                    let dy = values[s + 1] - fy
+                    let d = dx * dx + V4(repeating: dy * dy)
+                    let closer = d .< best
+                    best.replace(with: d, where: closer)
+                    value.replace(with: values[s + 2], where: closer)
+                }
+            }
+            // The edge computed as `nearest` computes it; floor by the rounding trick, exact here
+            // since |fx / cell| < 2^22.
+            let q = fxv / cell
+            let rounded = (q + 12_582_912) - 12_582_912
+            let square = rounded.replacing(with: rounded - 1, where: rounded .> q)
+            let toLeft = fxv - square * cell, toRight = (square + 1) * cell - fxv
+            let edge = vmin(vmin(toLeft + cell, toRight + cell), V4(repeating: min(fy - top, bottom - fy)))
+            let full = edge * edge .<= best
+            if any(full) {
+                for l in 0..<V4.scalarCount where full[l] { value[l] = nearest(fxv[l]) }
+            }
+            return value
         }
     }
 }

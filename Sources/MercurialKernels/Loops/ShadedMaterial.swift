@@ -80,168 +80,220 @@ public enum ShadedMaterial {
     /// alpha = its alpha × the input's alpha. Non-finite heights count as flat.
     /// `rowLength` (default width + 2) is the distance between rows of `heightAlpha` in pixels, so a
     /// block can be shaded out of a wider window.
+    ///
+    /// Sloped pixels are done in two stages. The first (`Block.queue`) computes each one's normal
+    /// and where its bilinear sample lies, and asks the processor to fetch those shading pixels
+    /// (prefetch); the second (`Block.takePending`), up to a thousand pixels later, blends them.
+    /// Lookups land all over the shading image (4 MB at 512²), so without this each one waited for
+    /// memory in turn. Flat pixels skip both: they all take the centre's sample.
     public static func shade(heightAlpha ha: UnsafePointer<Float>, rowLength: Int? = nil, width: Int, height: Int,
                              scale: Float, shading: ShadingImage, into out: UnsafeMutablePointer<Float>) {
-        let stride = rowLength ?? width + 2
-        let halfW = Float(shading.width) / 2, halfH = Float(shading.height) / 2
-        let s = scale.isFinite ? scale : 0
-        let sw = shading.width, sh = shading.height
-        let fw1 = Float(sw - 1), fh1 = Float(sh - 1)
-        // Sloped pixels are done in two passes. The first computes each one's normal and where its
-        // bilinear sample lies, and asks the processor to fetch those shading pixels (prefetch);
-        // the second, up to a thousand pixels later, blends them. Lookups land all over the
-        // shading image (4 MB at 512²), so without this each one waited for memory in turn.
         withUnsafeTemporaryAllocation(byteCount: 7 * 4 * pendingCapacity, alignment: 16) { memory in
-            let pending = Taps(memory.baseAddress!, capacity: pendingCapacity)
             shading.rgba.withUnsafeBytes { image in
-                let img = image.baseAddress!
-                var count = 0
-                /// The second pass: blends and stores every waiting tap.
-                func takePending() {
-                    for i in 0..<count {
-                        let o = img + Int(pending.offset[i])
-                        let dx = Int(pending.dx[i]), dy = Int(pending.dy[i])
-                        let a = o.loadUnaligned(as: SIMD4<Float>.self)
-                        let b = o.loadUnaligned(fromByteOffset: dx, as: SIMD4<Float>.self)
-                        let c = o.loadUnaligned(fromByteOffset: dy, as: SIMD4<Float>.self)
-                        let d = o.loadUnaligned(fromByteOffset: dy + dx, as: SIMD4<Float>.self)
-                        let ax = SIMD4(repeating: pending.ax[i]), ay = SIMD4(repeating: pending.ay[i])
-                        let top = a + (b - a) * ax, bottom = c + (d - c) * ax
-                        var colour = top + (bottom - top) * ay
-                        colour.w *= pending.alpha[i]
-                        UnsafeMutableRawPointer(out + 4 * Int(pending.pixel[i])).storeBytes(of: colour, as: SIMD4<Float>.self)
-                    }
-                    count = 0
-                }
-                // Vector forms of the image's sizes, for four taps at once.
-                let zero4 = SIMD4<Float>(), lastU = SIMD4(repeating: fw1), lastV = SIMD4(repeating: fh1)
-                let sw4 = SIMD4<Int32>(repeating: Int32(sw)), sh4 = SIMD4<Int32>(repeating: Int32(sh))
-                let lanes = SIMD4<Int32>(0, 1, 2, 3)
-                let sv = SIMD4<Float>(repeating: s)
-                // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
-                let flat = bilinear(img, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
-                let hw = SIMD4<Float>(repeating: halfW), hh = SIMD4<Float>(repeating: halfH)
-                // Four flat opaque pixels; which lanes of a (height, alpha) × 4 vector hold heights.
-                let flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
-                let heightLanes = SIMD8<Int32>(1, 0, 1, 0, 1, 0, 1, 0) .!= 0
-                for y in 0..<height {
-                    let up = ha + 2 * (y * stride + 1), mid = ha + 2 * ((y + 1) * stride + 1)
-                    let down = ha + 2 * ((y + 2) * stride + 1)
-                    let row = UnsafeMutableRawPointer(out + 4 * y * width)
-                    var x = 0
-                    /// (height, alpha) of the four pixels from x, one vector.
-                    @inline(__always) func load(_ p: UnsafePointer<Float>, _ x: Int) -> SIMD8<Float> {
-                        UnsafeRawPointer(p + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
-                    }
-                    /// Whether the four pixels from x are flat (zero gradient: equal neighbours), and
-                    /// their neighbours' alphas equal too — so that one vector test per side decides.
-                    /// It may say no for a flat group; the general path below handles that one.
-                    @inline(__always) func isEvenlyFlat(_ x: Int) -> Bool {
-                        all((load(mid, x - 1) .== load(mid, x + 1)) .& (load(up, x) .== load(down, x)))
-                    }
-                    /// Whether the four pixels from x are opaque (alpha exactly 1).
-                    @inline(__always) func isOpaque(_ x: Int) -> Bool {
-                        all(load(mid, x).replacing(with: 1, where: heightLanes) .== 1)
-                    }
-                    // Four pixels at a time: the normal and the sample position as vectors, then one
-                    // RGBA vector per bilinear corner.
-                    while x + 4 <= width {
-                        // Most of a height field is flat and opaque: a run of such groups is one
-                        // colour, stored four pixels at a time.
-                        while x + 4 <= width, isEvenlyFlat(x), isOpaque(x) {
-                            row.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
-                            x += 4
-                        }
-                        guard x + 4 <= width else { break }
-                        // Flat but translucent (a transparent background): the centre sample, alpha per pixel.
-                        if isEvenlyFlat(x) {
-                            for i in 0..<4 { emit(flat, x + i) }
-                            x += 4
-                            continue
-                        }
-                        let l8 = load(mid, x - 1), r8 = load(mid, x + 1), u8 = load(up, x), d8 = load(down, x)
-                        let c8 = load(mid, x)
-                        let left = SIMD4(l8[0], l8[2], l8[4], l8[6])
-                        let right = SIMD4(r8[0], r8[2], r8[4], r8[6])
-                        let above = SIMD4(u8[0], u8[2], u8[4], u8[6])
-                        let below = SIMD4(d8[0], d8[2], d8[4], d8[6])
-                        var gx = (right - left) * 0.5, gy = (below - above) * 0.5
-                        // Non-finite gradients count as flat (NaN fails every comparison).
-                        gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
-                        gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
-                        if !any((gx .!= 0) .| (gy .!= 0)) {
-                            for i in 0..<4 { emit(flat, x + i) }
-                            x += 4
-                            continue
-                        }
-                        let nx = -sv * gx, ny = -sv * gy
-                        if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
-                            for i in 0..<4 { shadePixel(x + i) }
-                            x += 4
-                            continue
-                        }
-                        let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
-                        let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
-                        if count + 4 > pendingCapacity { takePending() }
-                        // Where each sample lies, clamped to the outermost pixel centres; the pixel
-                        // left of and above it (rounded down) and the weights, as in `bilinear`.
-                        var cu = uv, cv = vv
-                        cu.replace(with: zero4, where: cu .< zero4)
-                        cu.replace(with: lastU, where: cu .> lastU)
-                        cv.replace(with: zero4, where: cv .< zero4)
-                        cv.replace(with: lastV, where: cv .> lastV)
-                        let (ix, fx) = FastMath.floorSmall(cu), (iy, fy) = FastMath.floorSmall(cv)
-                        let at = 16 &* (iy &* sw4 &+ ix)
-                        let dx = SIMD4<Int32>().replacing(with: 16, where: ix &+ 1 .< sw4)
-                        let dy = SIMD4<Int32>().replacing(with: 16 &* sw4, where: iy &+ 1 .< sh4)
-                        let alpha = alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7]))
-                        Taps.store(at, pending.offset, at: count)
-                        Taps.store(dx, pending.dx, at: count)
-                        Taps.store(dy, pending.dy, at: count)
-                        Taps.store(Int32(y * width + x) &+ lanes, pending.pixel, at: count)
-                        Taps.store(cu - fx, pending.ax, at: count)
-                        Taps.store(cv - fy, pending.ay, at: count)
-                        Taps.store(alpha, pending.alpha, at: count)
-                        count += 4
-                        let atRight = at &+ dx, atBelow = at &+ dy, atAcross = atBelow &+ dx
-                        for i in 0..<4 {
-                            mercurial_prefetch(img + Int(at[i]))
-                            mercurial_prefetch(img + Int(atRight[i]))
-                            mercurial_prefetch(img + Int(atBelow[i]))
-                            mercurial_prefetch(img + Int(atAcross[i]))
-                        }
-                        x += 4
-                    }
-                    while x < width {
-                        shadePixel(x)
-                        x += 1
-                    }
-
-                    /// One pixel, in scalars (the tail of a row, and overflowing slopes).
-                    func shadePixel(_ x: Int) {
-                        var gx = (mid[2 * (x + 1)] - mid[2 * (x - 1)]) * 0.5
-                        var gy = (down[2 * x] - up[2 * x]) * 0.5
-                        if !gx.isFinite { gx = 0 }
-                        if !gy.isFinite { gy = 0 }
-                        var nx = -s * gx, ny = -s * gy, nz: Float = 1
-                        // Steep or huge slopes: scale down first so the squares cannot overflow.
-                        let m = max(abs(nx), abs(ny))
-                        if m > 1e15 { nx /= m; ny /= m; nz /= m }
-                        let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
-                        var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
-                        if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
-                        emit(bilinear(img, width: sw, height: sh, u: fx, v: fy), x)
-                    }
-
-                    /// Stores pixel x: the sample, its alpha × the input's alpha factor.
-                    @inline(__always) func emit(_ sample: SIMD4<Float>, _ x: Int) {
-                        var colour = sample
-                        colour.w *= alphaFactors(SIMD4(repeating: mid[2 * x + 1]))[0]
-                        row.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
-                    }
-                }
-                takePending()
+                var block = Block(image: image.baseAddress!, shading: shading, scale: scale,
+                                  pending: Taps(memory.baseAddress!, capacity: pendingCapacity),
+                                  heightAlpha: ha, stride: rowLength ?? width + 2, width: width, out: out)
+                for y in 0..<height { block.shadeRow(y) }
+                block.takePending()
             }
+        }
+    }
+
+    /// One block being shaded: the shading image, the block's rows, and the taps waiting for their
+    /// lookups. Its methods are the stages of `shade`.
+    struct Block {
+        let img: UnsafeRawPointer
+        let sw: Int, sh: Int
+        let halfW: Float, halfH: Float
+        /// The slope gain (0 when not finite).
+        let s: Float
+        let pending: Taps
+        var count = 0
+        let ha: UnsafePointer<Float>
+        let stride: Int, width: Int
+        let out: UnsafeMutablePointer<Float>
+        /// The sample every flat pixel takes (the centre's), and four of it for four opaque pixels.
+        let flat: SIMD4<Float>, flat4: SIMD16<Float>
+        /// Constants of the vector stages, made once (Swift does not always fold SIMD literals).
+        let heightLanes = SIMD8<Int32>(1, 0, 1, 0, 1, 0, 1, 0) .!= 0
+        let lanes = SIMD4<Int32>(0, 1, 2, 3)
+        let lastU: SIMD4<Float>, lastV: SIMD4<Float>, sw4: SIMD4<Int32>, sh4: SIMD4<Int32>
+        let sv: SIMD4<Float>, hw: SIMD4<Float>, hh: SIMD4<Float>
+
+        init(image: UnsafeRawPointer, shading: ShadingImage, scale: Float, pending: Taps,
+             heightAlpha: UnsafePointer<Float>, stride: Int, width: Int, out: UnsafeMutablePointer<Float>) {
+            img = image
+            sw = shading.width; sh = shading.height
+            halfW = Float(shading.width) / 2; halfH = Float(shading.height) / 2
+            s = scale.isFinite ? scale : 0
+            self.pending = pending
+            ha = heightAlpha
+            self.stride = stride
+            self.width = width
+            self.out = out
+            // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
+            flat = bilinear(image, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
+            flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
+            lastU = SIMD4(repeating: Float(sw - 1)); lastV = SIMD4(repeating: Float(sh - 1))
+            sw4 = SIMD4(repeating: Int32(sw)); sh4 = SIMD4(repeating: Int32(sh))
+            sv = SIMD4(repeating: s); hw = SIMD4(repeating: halfW); hh = SIMD4(repeating: halfH)
+        }
+
+        /// One output row's three input rows (above, at, below; each starts at the block's first
+        /// column) and where its pixels go.
+        struct Row {
+            let up, mid, down: UnsafePointer<Float>
+            let out: UnsafeMutableRawPointer
+            let index: Int
+
+            /// (height, alpha) of the four pixels from x, one vector.
+            @inline(__always) func load(_ p: UnsafePointer<Float>, _ x: Int) -> SIMD8<Float> {
+                UnsafeRawPointer(p + 2 * x).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            /// Whether the four pixels from x are flat (zero gradient: equal neighbours), and their
+            /// neighbours' alphas equal too — so that one vector test per side decides. It may say
+            /// no for a flat group; the general path handles that one.
+            @inline(__always) func isEvenlyFlat(_ x: Int) -> Bool {
+                all((load(mid, x - 1) .== load(mid, x + 1)) .& (load(up, x) .== load(down, x)))
+            }
+            /// Whether the four pixels from x are opaque (alpha exactly 1); `heightLanes` marks the
+            /// lanes that hold heights.
+            @inline(__always) func isOpaque(_ x: Int, _ heightLanes: SIMDMask<SIMD8<Int32>>) -> Bool {
+                all(load(mid, x).replacing(with: 1, where: heightLanes) .== 1)
+            }
+        }
+
+        @inline(__always) func row(_ y: Int) -> Row {
+            Row(up: ha + 2 * (y * stride + 1), mid: ha + 2 * ((y + 1) * stride + 1),
+                down: ha + 2 * ((y + 2) * stride + 1), out: UnsafeMutableRawPointer(out + 4 * y * width), index: y)
+        }
+
+        /// Shades row y: four pixels at a time (runs of flat opaque groups stored at once, sloped
+        /// groups queued), the row's last pixels one by one.
+        @inline(__always) mutating func shadeRow(_ y: Int) {
+            let r = row(y)
+            var x = 0
+            while x + 4 <= width {
+                // Most of a height field is flat and opaque: a run of such groups is one colour,
+                // stored four pixels at a time.
+                while x + 4 <= width, r.isEvenlyFlat(x), r.isOpaque(x, heightLanes) {
+                    r.out.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                    x += 4
+                }
+                guard x + 4 <= width else { break }
+                // Flat but translucent (a transparent background): the centre sample, alpha per pixel.
+                if r.isEvenlyFlat(x) {
+                    for i in 0..<4 { emit(flat, r, x + i) }
+                } else {
+                    shadeGroup(r, x)
+                }
+                x += 4
+            }
+            while x < width {
+                shadePixel(r, x)
+                x += 1
+            }
+        }
+
+        /// Four sloped-looking pixels from x: their normals and sample positions as vectors, then
+        /// queued with their lookups prefetched (or done at once when they turn out flat or their
+        /// slopes too steep for the vector arithmetic).
+        @inline(__always) mutating func shadeGroup(_ r: Row, _ x: Int) {
+            let l8 = r.load(r.mid, x - 1), r8 = r.load(r.mid, x + 1), u8 = r.load(r.up, x), d8 = r.load(r.down, x)
+            let c8 = r.load(r.mid, x)
+            let left = SIMD4(l8[0], l8[2], l8[4], l8[6])
+            let right = SIMD4(r8[0], r8[2], r8[4], r8[6])
+            let above = SIMD4(u8[0], u8[2], u8[4], u8[6])
+            let below = SIMD4(d8[0], d8[2], d8[4], d8[6])
+            var gx = (right - left) * 0.5, gy = (below - above) * 0.5
+            // Non-finite gradients count as flat (NaN fails every comparison).
+            gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
+            gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
+            if !any((gx .!= 0) .| (gy .!= 0)) {
+                for i in 0..<4 { emit(flat, r, x + i) }
+                return
+            }
+            let nx = -sv * gx, ny = -sv * gy
+            if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
+                for i in 0..<4 { shadePixel(r, x + i) }
+                return
+            }
+            let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
+            let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
+            queue(u: uv, v: vv, alpha: alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7])), pixel: r.index * width + x)
+        }
+
+        /// Queues four samples at (u, v) for the pixels from `pixel` on, and prefetches their
+        /// shading pixels. The sample lies clamped to the outermost pixel centres; the pixel left of
+        /// and above it (rounded down) and the weights are as in `bilinear`.
+        @inline(__always) mutating func queue(u: SIMD4<Float>, v: SIMD4<Float>, alpha: SIMD4<Float>, pixel: Int) {
+            if count + 4 > pendingCapacity { takePending() }
+            let zero4 = SIMD4<Float>()
+            var cu = u, cv = v
+            cu.replace(with: zero4, where: cu .< zero4)
+            cu.replace(with: lastU, where: cu .> lastU)
+            cv.replace(with: zero4, where: cv .< zero4)
+            cv.replace(with: lastV, where: cv .> lastV)
+            let (ix, fx) = FastMath.floorSmall(cu), (iy, fy) = FastMath.floorSmall(cv)
+            let at = 16 &* (iy &* sw4 &+ ix)
+            let dx = SIMD4<Int32>().replacing(with: 16, where: ix &+ 1 .< sw4)
+            let dy = SIMD4<Int32>().replacing(with: 16 &* sw4, where: iy &+ 1 .< sh4)
+            Taps.store(at, pending.offset, at: count)
+            Taps.store(dx, pending.dx, at: count)
+            Taps.store(dy, pending.dy, at: count)
+            Taps.store(Int32(pixel) &+ lanes, pending.pixel, at: count)
+            Taps.store(cu - fx, pending.ax, at: count)
+            Taps.store(cv - fy, pending.ay, at: count)
+            Taps.store(alpha, pending.alpha, at: count)
+            count += 4
+            let atRight = at &+ dx, atBelow = at &+ dy, atAcross = atBelow &+ dx
+            for i in 0..<4 {
+                mercurial_prefetch(img + Int(at[i]))
+                mercurial_prefetch(img + Int(atRight[i]))
+                mercurial_prefetch(img + Int(atBelow[i]))
+                mercurial_prefetch(img + Int(atAcross[i]))
+            }
+        }
+
+        /// The second stage: blends and stores every waiting tap.
+        mutating func takePending() {
+            for i in 0..<count {
+                let o = img + Int(pending.offset[i])
+                let dx = Int(pending.dx[i]), dy = Int(pending.dy[i])
+                let a = o.loadUnaligned(as: SIMD4<Float>.self)
+                let b = o.loadUnaligned(fromByteOffset: dx, as: SIMD4<Float>.self)
+                let c = o.loadUnaligned(fromByteOffset: dy, as: SIMD4<Float>.self)
+                let d = o.loadUnaligned(fromByteOffset: dy + dx, as: SIMD4<Float>.self)
+                let ax = SIMD4(repeating: pending.ax[i]), ay = SIMD4(repeating: pending.ay[i])
+                let top = a + (b - a) * ax, bottom = c + (d - c) * ax
+                var colour = top + (bottom - top) * ay
+                colour.w *= pending.alpha[i]
+                UnsafeMutableRawPointer(out + 4 * Int(pending.pixel[i])).storeBytes(of: colour, as: SIMD4<Float>.self)
+            }
+            count = 0
+        }
+
+        /// One pixel, in scalars (the tail of a row, and overflowing slopes), sampled at once.
+        func shadePixel(_ r: Row, _ x: Int) {
+            var gx = (r.mid[2 * (x + 1)] - r.mid[2 * (x - 1)]) * 0.5
+            var gy = (r.down[2 * x] - r.up[2 * x]) * 0.5
+            if !gx.isFinite { gx = 0 }
+            if !gy.isFinite { gy = 0 }
+            var nx = -s * gx, ny = -s * gy, nz: Float = 1
+            // Steep or huge slopes: scale down first so the squares cannot overflow.
+            let m = max(abs(nx), abs(ny))
+            if m > 1e15 { nx /= m; ny /= m; nz /= m }
+            let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
+            var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
+            if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
+            emit(bilinear(img, width: sw, height: sh, u: fx, v: fy), r, x)
+        }
+
+        /// Stores pixel x: the sample, its alpha × the input's alpha factor.
+        @inline(__always) func emit(_ sample: SIMD4<Float>, _ r: Row, _ x: Int) {
+            var colour = sample
+            colour.w *= alphaFactors(SIMD4(repeating: r.mid[2 * x + 1]))[0]
+            r.out.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
         }
     }
 }
