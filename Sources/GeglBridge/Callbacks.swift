@@ -99,6 +99,28 @@ private let metaUpdateCallback: @convention(c) (OperationPointer?) -> Void = { o
 
 // MARK: base-class process functions
 
+/// GeglOperationClass.process for filters and composers: hands the input buffer on as the output
+/// when the prepared op says it changes nothing (as GEGL's own ops do for a no-op setting), else
+/// runs the base class's process, which calls the op's.
+private let passThroughProcess: @convention(c) (OperationPointer?, OpaquePointer?, UnsafePointer<gchar>?,
+                                                UnsafePointer<GeglRectangle>?, gint) -> gboolean = {
+    op, context, pad, roi, level in
+    guard let op else { return 0 }
+    let operation = registration(of: raw(op))
+    if let passes = operation.passesThrough, let p = prepared(op), passes(p),
+       let input = gegl_operation_context_get_object(context, "input") {
+        // Why g_object_ref: the context takes ownership of one reference to the output object.
+        gegl_operation_context_take_object(context, "output", g_object_ref(input).assumingMemoryBound(to: GObject.self))
+        return 1
+    }
+    // Why the class walk: the base class's process is the one GEGL gave our class before we
+    // replaced it; the parent class holds it unchanged.
+    guard let klass = UnsafeMutableRawPointer(op).assumingMemoryBound(to: GTypeInstance.self).pointee.g_class,
+          let parent = g_type_class_peek_parent(klass),
+          let process = parent.assumingMemoryBound(to: GeglOperationClass.self).pointee.process else { return 0 }
+    return process(op, context, pad, roi, level)
+}
+
 private let pointFilterProcess: @convention(c) (OperationPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
                                                 glong, UnsafePointer<GeglRectangle>?, gint) -> gboolean = {
     op, input, output, samples, roi, _ in
@@ -155,6 +177,13 @@ func installCallbacks(_ operation: OperationRegistration, klass: UnsafeMutableRa
     // unless the op spreads each region over the threads itself (then GEGL must not split it too).
     opClass.pointee.threaded = operation.threading == .splitByGegl ? 1 : 0
     opClass.pointee.prepare = prepareCallback
+
+    switch operation.base {
+    case .pointFilter, .pointComposer, .areaFilter, .filter, .composer:
+        opClass.pointee.process = passThroughProcess
+    case .pointRender, .meta:
+        break
+    }
 
     switch operation.base {
     case .pointFilter:

@@ -9,6 +9,7 @@ extension OperationDefinition {
         let r = OperationRegistration(info: described, base: base)
         r.threading = threading
         r.prepare = { prepare($0) }
+        r.passesThrough = { passesThrough(unwrap($0)) }
         return r
     }
 

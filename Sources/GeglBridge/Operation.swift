@@ -113,10 +113,14 @@ public protocol OperationDefinition {
     static var threading: Threading { get }
     /// Called on the main thread before processing: choose pad formats, build tables.
     static func prepare(_ context: PrepareContext) -> Prepared
+    /// True when, so prepared, the output is exactly the input (e.g. a strength of 0): GEGL then
+    /// passes the input buffer on and `process` is not called. Filters and composers only.
+    static func passesThrough(_ prepared: Prepared) -> Bool
 }
 
 extension OperationDefinition {
     public static var threading: Threading { .splitByGegl }
+    public static func passesThrough(_ prepared: Prepared) -> Bool { false }
 }
 
 /// A pixel-by-pixel filter: GEGL hands over runs of pixels in the formats chosen in `prepare`.

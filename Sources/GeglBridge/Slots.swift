@@ -79,6 +79,9 @@ public final class OperationRegistration: @unchecked Sendable {
     var processPointRender: ((Any, UnsafeMutableRawPointer, Int, Rect) -> Void)?
     var processFilter: ((Any, InputBuffer, OutputBuffer, Rect) -> Void)?
     var processComposer: ((Any, InputBuffer?, InputBuffer?, OutputBuffer, Rect) -> Void)?
+    /// Whether a prepared op hands its input on untouched (then GEGL is given the input buffer
+    /// itself as the output: no pass, no memory).
+    var passesThrough: ((Any) -> Bool)?
     var metaAttach: ((MetaGraph) -> Void)?
     var metaUpdate: ((MetaGraph, PropertyValues) -> Void)?
     /// Property defaults, with colour strings parsed by GEGL (set once, at registration).

@@ -9,6 +9,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
         var mask = MaskChannel.luminanceAlpha
         var radius = 10.0
         var profile = BevelProfile.coreImage
+        var keepAlpha = false
 
         static let declarations: [PropertyDeclaration<Properties>] = [
             .choice(\.mask, "mask", "Mask",
@@ -23,6 +24,10 @@ enum HeightFieldFromMask: AreaFilterOperation {
                     "Shape of the bevel. Core Image: its blur-and-multiply cascade (a soft, rounded rise). "
                     + "Round: a circular fillet of the given radius, from the exact distance to the edge. "
                     + "Linear: a straight chamfer. Smooth: a smoothstep, flat at the edge and at the top."),
+            .boolean(\.keepAlpha, "keep-alpha", "Keep the input's alpha",
+                     "Off (default): an opaque height field. On: the height with the input's own alpha, so that "
+                     + "Shaded Material after it keeps a layer's shape cut out (its output alpha is the shading "
+                     + "image's alpha × this alpha)."),
         ]
     }
 
@@ -33,15 +38,17 @@ enum HeightFieldFromMask: AreaFilterOperation {
         var parameters: HeightFieldParameters
         /// Core Image profile: the Gaussian weights of each level, built once per render.
         var weights: [[Float]]
+        /// Whether the output carries the input's alpha beside the height (Y A) or is opaque (Y).
+        var keepAlpha: Bool
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         let p = context.properties.typed(Properties.self)
         let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile)
         let prepared = Prepared(channel: p.mask, parameters: parameters,
-                                weights: parameters.sigmas.map(HeightField.gaussianWeights))
+                                weights: parameters.sigmas.map(HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
         context.setFormat("input", .yaFloat)
-        context.setFormat("output", .yFloat)
+        context.setFormat("output", p.keepAlpha ? .yaFloat : .yFloat)
         context.setHalo(prepared.parameters.halo)
         return prepared
     }
@@ -67,6 +74,12 @@ enum HeightFieldFromMask: AreaFilterOperation {
 
     static func processBlock(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, block: Rect) {
         let window = block.grown(by: prepared.parameters.halo)
+        let inset = block.x - window.x, top = block.y - window.y
+        // With keep-alpha: the input's alpha of the block's rows, kept as the mask rows pass by, in a
+        // ring of rows tagged with the block row each holds (a row gone from the ring is read again).
+        let ringRows = prepared.keepAlpha ? min(block.height, 2 * (prepared.parameters.halo + HeightField.readBatch + stripRows)) : 0
+        var alpha = [Float](repeating: 0, count: ringRows * block.width)
+        var alphaRow = [Int](repeating: -1, count: ringRows)
         // Mask rows: luminance and alpha read through babl, outside the input's extent both 0.
         var ya = [Float](repeating: 0, count: window.width * HeightField.readBatch * 2)
         func readMask(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
@@ -76,9 +89,53 @@ enum HeightFieldFromMask: AreaFilterOperation {
                     let rows = min(HeightField.readBatch, count - done)
                     input.read(Rect(x: window.x, y: window.y + first + done, width: window.width, height: rows),
                                format: .yaFloat, into: buffer.baseAddress!)
+                    if prepared.keepAlpha { keepAlpha(buffer.baseAddress!, windowRow: first + done, rows: rows) }
                     Mask.extract(prepared.channel, luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
                                              count: rows * window.width)
                     done += rows
+                }
+            }
+        }
+        func keepAlpha(_ ya: UnsafePointer<Float>, windowRow: Int, rows: Int) {
+            alpha.withUnsafeMutableBufferPointer { kept in
+                for r in 0..<rows {
+                    let y = windowRow + r - top
+                    guard y >= 0, y < block.height else { continue }
+                    let source = ya + 2 * (r * window.width + inset) + 1
+                    let destination = kept.baseAddress! + (y % ringRows) * block.width
+                    for x in 0..<block.width { destination[x] = source[2 * x] }
+                    alphaRow[y % ringRows] = y
+                }
+            }
+        }
+        /// Writes `rect` (rows of the block) from row-major heights, with the kept alpha if asked
+        /// (a strip of rows at a time; a strip whose alpha left the ring reads it again).
+        func write(_ rect: Rect, _ heights: UnsafePointer<Float>) {
+            guard prepared.keepAlpha else {
+                output.write(rect, format: .yFloat, from: heights)
+                return
+            }
+            var pairs = [Float](repeating: 0, count: 2 * rect.width * min(rect.height, stripRows))
+            pairs.withUnsafeMutableBufferPointer { buffer in
+                let pair = buffer.baseAddress!
+                for first in stride(from: 0, to: rect.height, by: stripRows) {
+                    let strip = Rect(x: rect.x, y: rect.y + first, width: rect.width,
+                                     height: min(stripRows, rect.height - first))
+                    let y0 = strip.y - block.y
+                    if (y0..<(y0 + strip.height)).allSatisfy({ alphaRow[$0 % ringRows] == $0 }) {
+                        alpha.withUnsafeBufferPointer { kept in
+                            for r in 0..<strip.height {
+                                let a = kept.baseAddress! + ((y0 + r) % ringRows) * block.width
+                                let row = pair + 2 * r * strip.width
+                                for x in 0..<strip.width { row[2 * x + 1] = a[x] }
+                            }
+                        }
+                    } else {
+                        input.read(strip, format: .yaFloat, into: pair)
+                    }
+                    let h = heights + first * rect.width
+                    for i in 0..<(strip.width * strip.height) { pair[2 * i] = h[i] }
+                    output.write(strip, format: .yaFloat, from: pair)
                 }
             }
         }
@@ -87,7 +144,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
             var mask = Plane(width: window.width, height: window.height)
             mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
             let heights = HeightField.compute(window: mask, parameters: prepared.parameters)
-            heights.pixels.withUnsafeBufferPointer { output.write(block, format: .yFloat, from: $0.baseAddress!) }
+            heights.pixels.withUnsafeBufferPointer { write(block, $0.baseAddress!) }
             return
         }
         // Core Image: the mask streams in and height rows stream out; write them a strip at a time.
@@ -97,8 +154,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
             let base = buffer.baseAddress!
             func flush() {
                 guard pending > 0 else { return }
-                output.write(Rect(x: block.x, y: block.y + firstRow, width: block.width, height: pending),
-                             format: .yFloat, from: base)
+                write(Rect(x: block.x, y: block.y + firstRow, width: block.width, height: pending), base)
                 firstRow += pending
                 pending = 0
             }

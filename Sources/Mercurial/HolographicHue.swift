@@ -56,6 +56,9 @@ enum HolographicHue: PointComposerOperation {
         return Prepared(plan: HolographicPlan(parameters, extent: extent))
     }
 
+    /// Strength 0 changes nothing: GEGL hands the input on (no pass over the pixels).
+    static func passesThrough(_ prepared: Prepared) -> Bool { !(prepared.plan.parameters.strength > 0) }
+
     // MARK: Process
 
     static func process(_ prepared: Prepared, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,

@@ -50,13 +50,14 @@ enum LiquidMetal: MetaOperation {
         let shade = graph.add("mercurial:shaded-material")
         let sphere = graph.add("mercurial:hemisphere-light-render")
         let foil = graph.add("mercurial:holographic-hue")
-        let cut = graph.add("gegl:dst-in")
-        graph.link(input, height, shade, foil, cut, graph.output)
+        graph.link(input, height, shade, foil, graph.output)
         graph.connect(sphere, to: shade, pad: "aux")
         // Shaded Material reads the whole sphere for every tile it shades: keep it rendered.
         graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
-        // The layer's own coverage becomes the result's alpha: the letters stay cut out.
-        graph.connect(input, to: cut, pad: "aux")
+        // The layer's own coverage becomes the result's alpha, so the letters stay cut out: the height
+        // field carries the layer's alpha, and Shaded Material multiplies it into its own (in one
+        // pass, where a gegl:dst-in after it cost 40 % of the filter's time).
+        graph.set(height, "keep-alpha", 1)
         graph.name(sphere, "sphere")
         // One-to-one properties: GEGL forwards them (now and on every change).
         graph.redirect(\Properties.radius, to: height, "radius")

@@ -336,10 +336,44 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
     let layerCases = [
         Case(name: "mercurial:liquid-metal on a text layer", source: layer, build: filter("mercurial:liquid-metal")),
         Case(name: "layer floor: gegl:invert-linear on the same layer", source: layer, build: filter("gegl:invert-linear")),
+        // Where liquid-metal's time goes: its inner chain cut after each stage.
+        Case(name: "  liquid-metal stage 1: height field alone", source: layer, build: filter("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])),
+        Case(name: "  liquid-metal stages 1-2: + shaded material", source: layer, build: { g, src in
+            let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])
+            let op = g.add("mercurial:shaded-material", ["scale": .double(10)])
+            let sphere = g.add("mercurial:hemisphere-light-render")
+            g.link(src!, hf); g.link(hf, op)
+            g.connect(sphere, to: op, pad: "aux")
+            return op
+        }),
+        Case(name: "  liquid-metal stages 1-3: + foil at 0", source: layer, build: { g, src in
+            let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])
+            let op = g.add("mercurial:shaded-material", ["scale": .double(10)])
+            let sphere = g.add("mercurial:hemisphere-light-render")
+            let foil = g.add("mercurial:holographic-hue", ["strength": .double(0)])
+            g.link(src!, hf); g.link(hf, op); g.link(op, foil)
+            g.connect(sphere, to: op, pad: "aux")
+            return foil
+        }),
+        Case(name: "  liquid-metal stages 1-4: + gegl:dst-in by the layer", source: layer, build: { g, src in
+            let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])
+            let op = g.add("mercurial:shaded-material", ["scale": .double(10)])
+            let sphere = g.add("mercurial:hemisphere-light-render")
+            let foil = g.add("mercurial:holographic-hue", ["strength": .double(0)])
+            let cut = g.add("gegl:dst-in")
+            g.link(src!, hf); g.link(hf, op); g.link(op, foil); g.link(foil, cut)
+            g.connect(sphere, to: op, pad: "aux")
+            g.connect(src!, to: cut, pad: "aux")
+            return cut
+        }),
     ]
     for (k, v) in runCases(layerCases) { t[k] = v }
     compare("mercurial:liquid-metal on a text layer", [("layer floor: gegl:invert-linear on the same layer", "≤ 2")])
     compare("layer floor: gegl:invert-linear on the same layer", [])
+    for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: + shaded material",
+                  "  liquid-metal stages 1-3: + foil at 0", "  liquid-metal stages 1-4: + gegl:dst-in by the layer"] {
+        compare(stage, [("layer floor: gegl:invert-linear on the same layer", "")])
+    }
 }
 
 print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs")

@@ -46,6 +46,43 @@ final class HeightFieldPluginTests: PluginTestCase {
         XCTAssertEqual(g.get(n, "radius"), "37.25")
     }
 
+    /// keep-alpha: the same heights, beside the input's own alpha (not the mask's), for every
+    /// profile; on a frame tall enough that blocks are taller than the ring of kept rows, so the
+    /// rows read again are covered too.
+    func testKeepAlphaCarriesTheInputsAlpha() {
+        let w = 300, h = 2600
+        var rgba = [Float](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = 4 * (y * w + x)
+                let inside: Float = ((x / 40 + y / 90) % 2 == 0) ? 1 : 0
+                rgba[i] = inside * 0.8; rgba[i + 1] = 0.3; rgba[i + 2] = Float(x % 7) / 7
+                rgba[i + 3] = inside * Float(1 + (x + 3 * y) % 5) / 5
+            }
+        }
+        let layer = Buffer(x: -5, y: 11, width: w, height: h, format: "RGBA float", pixels: rgba)
+        for profile in ["core-image", "round"] {
+            func heights(keepAlpha: Bool) -> [Float] {
+                let g = Graph()
+                let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer)])
+                let hf = g.add(op, ["radius": .double(6), "profile": .string(profile), "mask": .string("alpha"),
+                                    "keep-alpha": .bool(keepAlpha)])
+                g.link(src, hf)
+                return render(g, hf, x: -5, y: 11, width: w, height: h, format: "YA float", components: 2)
+            }
+            let plain = heights(keepAlpha: false), kept = heights(keepAlpha: true)
+            var heightMismatches = 0, alphaMismatches = 0, opaque = 0
+            for i in 0..<(w * h) {
+                if plain[2 * i] != kept[2 * i] { heightMismatches += 1 }
+                if kept[2 * i + 1] != rgba[4 * i + 3] { alphaMismatches += 1 }
+                if plain[2 * i + 1] == 1 { opaque += 1 }
+            }
+            XCTAssertEqual(heightMismatches, 0, profile)
+            XCTAssertEqual(alphaMismatches, 0, profile)
+            XCTAssertEqual(opaque, w * h, "without keep-alpha the height field is opaque (\(profile))")
+        }
+    }
+
     /// buffer-source → op → blit equals the kernel's own result, for every profile.
     func testGraphEqualsKernel() {
         let (buffer, plane) = maskBuffer()
