@@ -60,13 +60,16 @@ enum Accelerated {
 
     static func litRelief(_ p: LitReliefParameters, weights: [Float], heights: UnsafePointer<Float>,
                           color: UnsafePointer<Float>, x: Int, y: Int, width: Int, height: Int,
-                          into out: UnsafeMutablePointer<Float>) {
+                          into out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
         if v3 {
             MercurialKernelsV3.LitRelief.render(p, weights: weights, heights: heights, color: color, x: x, y: y,
-                                                width: width, height: height, into: out)
+                                                width: width, height: height, into: out, scratch: scratch)
         } else {
             MercurialKernels.LitRelief.render(p, weights: weights, heights: heights, color: color, x: x, y: y,
-                                              width: width, height: height, into: out)
+                                              width: width, height: height, into: out, scratch: scratch)
         }
     }
 }
+
+/// The scratch sizes are the same in both builds (one formula, in the baseline's copy).
+typealias LitReliefKernels = MercurialKernels.LitRelief

@@ -138,45 +138,51 @@ enum LitReliefOp: ComposerOperation {
     // MARK: Process
 
     /// Work goes in blocks of at most this many pixels (plus the halo), so memory stays bounded.
-    static let blockSize = (width: 256, height: 64)
+    static let blockSize = (width: 256, height: 128)
 
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input else { return }
         let halo = prepared.parameters.halo
+        // One piece of working memory for every block of this call, sized for the largest block:
+        // the window's heights, the layer's window (without aux) or the block's colour, the lit
+        // block and the kernel's own. Every part is written before it is read.
+        let largest = Rect(x: 0, y: 0, width: min(blockSize.width, roi.width), height: min(blockSize.height, roi.height))
+        let largestWindow = largest.grown(by: halo)
+        let kernelCount = LitReliefKernels.scratchCount(prepared.parameters, width: largest.width, height: largest.height)
+        let total = largestWindow.count + 4 * largestWindow.count + 4 * largest.count + kernelCount
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: total)
+        defer { memory.deallocate() }
+        let heights = memory, layer = heights + largestWindow.count, lit = layer + 4 * largestWindow.count
+        let kernelScratch = lit + 4 * largest.count
         for by in stride(from: roi.y, to: roi.maxY, by: blockSize.height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: blockSize.width) {
                 let block = Rect(x: bx, y: by, width: min(blockSize.width, roi.maxX - bx),
                                  height: min(blockSize.height, roi.maxY - by))
                 let window = block.grown(by: halo)
-                var heights = [Float](repeating: 0, count: window.count)
-                var colour = [Float](repeating: 0, count: block.count * 4)
+                let colour: UnsafePointer<Float>
                 if let aux {
-                    heights.withUnsafeMutableBufferPointer { aux.read(window, format: .yFloat, into: $0.baseAddress!) }
-                    colour.withUnsafeMutableBufferPointer { input.read(block, format: .rgbaFloat, into: $0.baseAddress!) }
+                    aux.read(window, format: .yFloat, into: heights)
+                    input.read(block, format: .rgbaFloat, into: layer)
+                    colour = UnsafePointer(layer)
                 } else {
-                    // The height from the layer itself: one read of the window gives both.
-                    var layer = [Float](repeating: 0, count: window.count * 4)
-                    layer.withUnsafeMutableBufferPointer { input.read(window, format: .rgbaFloat, into: $0.baseAddress!) }
+                    // The height from the layer itself: one read of the window gives both; the
+                    // block's colour is read out of the window's rows where they lie.
+                    input.read(window, format: .rgbaFloat, into: layer)
                     for i in 0..<window.count {
                         let luminance = 0.2126 * layer[4 * i] + 0.7152 * layer[4 * i + 1] + 0.0722 * layer[4 * i + 2]
                         heights[i] = prepared.channel.value(luminance: luminance, alpha: layer[4 * i + 3])
                     }
+                    // Compact the block's rows to the front (each moves left or stays: no overlap ahead).
                     for r in 0..<block.height {
-                        let from = 4 * ((r + halo) * window.width + halo), to = 4 * r * block.width
-                        colour.replaceSubrange(to..<(to + 4 * block.width), with: layer[from..<(from + 4 * block.width)])
+                        let from = layer + 4 * ((r + halo) * window.width + halo), to = layer + 4 * r * block.width
+                        to.update(from: from, count: 4 * block.width)
                     }
+                    colour = UnsafePointer(layer)
                 }
-                var lit = [Float](repeating: 0, count: block.count * 4)
-                heights.withUnsafeBufferPointer { h in
-                    colour.withUnsafeBufferPointer { c in
-                        lit.withUnsafeMutableBufferPointer {
-                            Accelerated.litRelief(prepared.parameters, weights: prepared.weights, heights: h.baseAddress!,
-                                                  color: c.baseAddress!, x: block.x, y: block.y, width: block.width,
-                                                  height: block.height, into: $0.baseAddress!)
-                        }
-                    }
-                }
-                lit.withUnsafeBufferPointer { output.write(block, format: prepared.outputFormat, from: $0.baseAddress!) }
+                Accelerated.litRelief(prepared.parameters, weights: prepared.weights, heights: heights, color: colour,
+                                      x: block.x, y: block.y, width: block.width, height: block.height, into: lit,
+                                      scratch: kernelScratch)
+                output.write(block, format: prepared.outputFormat, from: lit)
             }
         }
     }

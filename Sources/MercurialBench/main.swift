@@ -324,6 +324,34 @@ if ["lit-relief", "paint"].contains(where: wanted) {
              ("paint floor: gegl:invert-linear on the painted layer", "≤ 2")])
     compare("gegl:bump-map on the painted layer, aux = the same height field", [])
     compare("paint floor: gegl:invert-linear on the painted layer", [])
+    if wanted("lit-relief") {
+        // The kernel alone, one thread, in the op's blocks: what the lighting costs without GEGL's reads and writes.
+        // The op's defaults: one point light.
+        let lights = [ReliefLight(kind: .point, position: SIMD3(0.25 * Float(width), 0.2 * Float(height), 0.5 * Float(width)),
+                                  color: SIMD3(repeating: 1.2), falloff: 1, reach: Float(width))]
+        let p = LitReliefParameters(smoothness: 0.75, contrast: 3, lights: lights, ambient: SIMD3(repeating: 0.3),
+                                    specular: SIMD3(repeating: 0.6), shininess: 40)
+        let bw = 256, bh = 64, halo = p.halo, weights = p.weights
+        let hs = [Float](repeating: 0.5, count: (bw + 2 * halo) * (bh + 2 * halo)).enumerated().map { Float($0.offset % 37) / 37 }
+        let colour = [Float](repeating: 0.5, count: bw * bh * 4)
+        var out = [Float](repeating: 0, count: bw * bh * 4)
+        let kernel = medianSeconds {
+            for by in stride(from: 0, to: height, by: bh) {
+                for bx in stride(from: 0, to: width, by: bw) {
+                    hs.withUnsafeBufferPointer { h in
+                        colour.withUnsafeBufferPointer { c in
+                            out.withUnsafeMutableBufferPointer {
+                                LitRelief.render(p, weights: weights, heights: h.baseAddress!, color: c.baseAddress!, x: bx, y: by,
+                                                 width: bw, height: bh, into: $0.baseAddress!)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        rows.append(Row(name: "  (lit-relief kernel alone, baseline build, 1 thread, 256×64 blocks)", seconds: kernel,
+                        versus: "", ratio: nil, goal: ""))
+    }
 }
 
 // MARK: liquid-metal, the whole filter as a host runs it

@@ -9,8 +9,8 @@ import MercurialKernels // the one set of kernel types; this copy of the loops i
 public typealias V4 = SIMD8<Float>
 public typealias I4 = SIMD8<Int32>
 
-@inline(__always) func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
-@inline(__always) func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
+@inline(__always) @usableFromInline func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
+@inline(__always) @usableFromInline func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
 @inline(__always) func vclamp(_ a: V4, _ lo: Float, _ hi: Float) -> V4 {
     vmin(vmax(a, V4(repeating: lo)), V4(repeating: hi))
 }
@@ -28,7 +28,7 @@ public typealias I4 = SIMD8<Int32>
 /// below 1e-6 over the ranges used here).
 public enum FastMath {
     /// Converts small integers (|i| < 2²²) held in Int32 lanes to Float exactly, by bit tricks.
-    @inline(__always) static func float(_ i: I4) -> V4 {
+    @inline(__always) @usableFromInline static func float(_ i: I4) -> V4 {
         let magic: Int32 = 0x4B40_0000 // 1.5 · 2^23
         return unsafeBitCast(i &+ magic, to: V4.self) - 12_582_912
     }
@@ -48,7 +48,7 @@ public enum FastMath {
     }
 
     /// log2(x) for positive, finite x.
-    @inline(__always) static func log2(_ x: V4) -> V4 {
+    @_transparent @usableFromInline static func log2(_ x: V4) -> V4 {
         let bits = unsafeBitCast(x, to: I4.self)
         var e = (bits &>> 23) &- 127
         var m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: V4.self) // [1, 2)
@@ -70,7 +70,7 @@ public enum FastMath {
     }
 
     /// 2^y for y in [-126, 0] (smaller y give 0).
-    @inline(__always) static func exp2(_ y: V4) -> V4 {
+    @_transparent @usableFromInline static func exp2(_ y: V4) -> V4 {
         let c = vmax(y, V4(repeating: -126))
         // floor(c): round to nearest with the 1.5·2^23 trick, then step down where it rounded up.
         let shifted = c + 12_582_912
@@ -94,7 +94,7 @@ public enum FastMath {
     }
 
     /// x^s for x in [0, 1] and s ≥ 1 (0^s = 0).
-    @inline(__always) public static func pow01(_ x: V4, _ s: Float) -> V4 {
+    @_transparent public static func pow01(_ x: V4, _ s: Float) -> V4 {
         let safe = vmax(x, V4(repeating: 1e-30))
         var out = exp2(vmin(log2(safe), V4(repeating: 0)) * s) // x ≤ 1: log2 x ≤ 0
         out.replace(with: 0, where: x .<= 0)

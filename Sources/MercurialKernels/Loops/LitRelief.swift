@@ -23,26 +23,39 @@ public enum LitRelief {
     /// Lights a block of width × height pixels whose first pixel is (x, y) in image coordinates.
     /// `heights`: the height field over the block grown by `p.halo` on every side, row-major, rows
     /// of width + 2·halo. `color`: the block's RGBA (straight alpha, linear). `weights`: `p.weights`.
-    /// Writes width × height RGBA pixels.
+    /// Writes width × height RGBA pixels. `scratch`, when given, is working memory of at least
+    /// `scratchCount` floats (a caller lighting many blocks passes the same one to each).
     public static func render(_ p: LitReliefParameters, weights: [Float], heights: UnsafePointer<Float>,
                               color: UnsafePointer<Float>, x: Int, y: Int, width: Int, height: Int,
-                              into out: UnsafeMutablePointer<Float>) {
+                              into out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>? = nil) {
         guard width > 0, height > 0 else { return }
-        let rows = height + 2, columns = width + 2
-        var smooth = [Float](repeating: 0, count: rows * columns)
-        smooth.withUnsafeMutableBufferPointer { s in
-            smoothHeights(heights, halo: p.halo, taps: p.taps, weights: weights, rows: rows, columns: columns,
-                          into: s.baseAddress!)
-            shade(p, smooth: s.baseAddress!, columns: columns, color: color, x: x, y: y, width: width, height: height,
-                  into: out)
+        guard let scratch else {
+            let count = scratchCount(p, width: width, height: height)
+            let memory = UnsafeMutablePointer<Float>.allocate(capacity: count)
+            defer { memory.deallocate() }
+            render(p, weights: weights, heights: heights, color: color, x: x, y: y, width: width, height: height,
+                   into: out, scratch: memory)
+            return
         }
+        let rows = height + 2, columns = width + 2
+        let smooth = scratch
+        smoothHeights(heights, halo: p.halo, taps: p.taps, weights: weights, rows: rows, columns: columns,
+                      into: smooth, scratch: smooth + rows * columns)
+        shade(p, smooth: smooth, columns: columns, color: color, x: x, y: y, width: width, height: height, into: out)
+    }
+
+    /// The floats of working memory `render` needs for a block of width × height.
+    public static func scratchCount(_ p: LitReliefParameters, width: Int, height: Int) -> Int {
+        let rows = height + 2, columns = width + 2, taps = p.taps
+        let windowRows = rows + 2 * taps, stride = columns + 2 * taps
+        return rows * columns + (taps > 0 ? windowRows * stride + windowRows * columns : 0)
     }
 
     /// The blurred heights over the block grown by one pixel: `rows` × `columns`. Each pass runs
     /// tap by tap over whole rows (so the loops vectorise), adding the taps in the same order for
-    /// every pixel.
+    /// every pixel. `scratch` holds (rows + 2·taps) × (2·columns + 2·taps) floats.
     static func smoothHeights(_ h: UnsafePointer<Float>, halo: Int, taps: Int, weights: [Float], rows: Int, columns: Int,
-                              into s: UnsafeMutablePointer<Float>) {
+                              into s: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
         @inline(__always) func height(_ v: Float) -> Float { v.isFinite ? v : 0 }
         guard taps > 0 else {
             for i in 0..<(rows * columns) { s[i] = height(h[i]) }
@@ -50,30 +63,49 @@ public enum LitRelief {
         }
         let stride = columns + 2 * taps // = the window's row length
         let windowRows = rows + 2 * taps
-        var scratch = [Float](repeating: 0, count: windowRows * stride + windowRows * columns)
-        scratch.withUnsafeMutableBufferPointer { buffer in
-            let clean = buffer.baseAddress!, across = clean + windowRows * stride
-            for i in 0..<(windowRows * stride) { clean[i] = height(h[i]) }
-            weights.withUnsafeBufferPointer { w in
-                // Horizontal pass over every window row, for the block's columns (grown by one).
-                for r in 0..<windowRows {
-                    let source = clean + r * stride + taps, target = across + r * columns
-                    for c in 0..<columns { target[c] = w[0] * source[c] }
-                    for k in 1...taps {
-                        let wk = w[k]
-                        for c in 0..<columns { target[c] += wk * (source[c - k] + source[c + k]) }
-                    }
-                }
-                // Vertical pass.
-                for r in 0..<rows {
-                    let centre = across + (r + taps) * columns, target = s + r * columns
-                    for c in 0..<columns { target[c] = w[0] * centre[c] }
-                    for k in 1...taps {
-                        let wk = w[k], above = centre - k * columns, below = centre + k * columns
-                        for c in 0..<columns { target[c] += wk * (above[c] + below[c]) }
-                    }
-                }
+        let clean = scratch, across = clean + windowRows * stride
+        for i in 0..<(windowRows * stride) { clean[i] = height(h[i]) }
+        weights.withUnsafeBufferPointer { w in
+            // Horizontal pass over every window row, for the block's columns (grown by one).
+            for r in 0..<windowRows {
+                let source = clean + r * stride + taps
+                blurRow(w, taps: taps, count: columns, into: across + r * columns) { UnsafePointer(source + $0) } _: { $0 }
             }
+            // Vertical pass.
+            for r in 0..<rows {
+                let centre = across + (r + taps) * columns
+                blurRow(w, taps: taps, count: columns, into: s + r * columns) { UnsafePointer(centre + $0) } _: { $0 * columns }
+            }
+        }
+    }
+
+    /// One blurred row of `count` values: value c = w₀·x(c) + Σₖ wₖ·(x(c − k) + x(c + k)), where x(c ± k)
+    /// lies at `at(c) ± step(k)`. Eight values at a time, summed in registers; the row's last
+    /// values one by one with the same operations in the same order (so any split agrees).
+    @inline(__always)
+    static func blurRow(_ w: UnsafeBufferPointer<Float>, taps: Int, count: Int, into target: UnsafeMutablePointer<Float>,
+                        _ at: (Int) -> UnsafePointer<Float>, _ step: (Int) -> Int) {
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V4 { UnsafeRawPointer(p).loadUnaligned(as: V4.self) }
+        var c = 0
+        while c + V4.scalarCount <= count {
+            let p = at(c)
+            var sum = w[0] * load(p)
+            for k in 1...taps {
+                let d = step(k)
+                sum += w[k] * (load(p - d) + load(p + d))
+            }
+            UnsafeMutableRawPointer(target + c).storeBytes(of: sum, as: V4.self)
+            c += V4.scalarCount
+        }
+        while c < count {
+            let p = at(c)
+            var sum = w[0] * p[0]
+            for k in 1...taps {
+                let d = step(k)
+                sum += w[k] * (p[-d] + p[d])
+            }
+            target[c] = sum
+            c += 1
         }
     }
 
@@ -103,50 +135,52 @@ public enum LitRelief {
             }
             return
         }
-        // Lit colour, eight pixels at a time. A row's last group, when shorter, goes through the
-        // same arithmetic on zero-padded copies, so every pixel is computed the same way whatever
-        // block it falls in (tiles and threads give the same bytes).
+        // Lit colour, eight pixels at a time: the lights give each pixel a factor F for its colour
+        // and a term A added to it (ambient, diffuse, gloss, shadow; computed across the eight
+        // lanes), then out = C ⊙ F + A pixel by pixel on RGBA as it lies in memory. A row's last
+        // group, when shorter, goes through the same arithmetic on zero-padded heights, so every
+        // pixel is computed the same way whatever block it falls in (tiles and threads agree).
         let lanes = V4.scalarCount
-        var pad = Lanes()
-        for j in 0..<height {
-            let r = j + 1
-            var i = 0
-            while i < width {
-                let count = min(lanes, width - i)
-                // Each lane's x from its own integer position: the same Float whatever group the
-                // pixel falls in (far from the origin, Float(x) + lane would round differently).
-                var px = V4()
-                for l in 0..<lanes { px[l] = Float(x + i + l) + 0.5 }
-                let py = Float(y + j) + 0.5
-                let rgba: (V4, V4, V4, V4)
-                if count == lanes {
-                    let n = neighbours(s + r * columns + i + 1, columns: columns)
-                    rgba = light(p, gain: gain, heights: n, color: deinterleave(color + 4 * (j * width + i)), px: px, py: py)
-                } else {
-                    pad.fill(from: s + r * columns + i + 1, columns: columns, color: color + 4 * (j * width + i), count: count)
-                    rgba = light(p, gain: gain, heights: pad.heights, color: pad.color, px: px, py: py)
+        let colours = Terms.colours(p)
+        // Per light, the eight lanes' diffuse and gloss weights, then the lanes' unlit share.
+        let weightCount = (2 * p.lights.count + 1) * lanes
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: weightCount) { weights in
+            let w = weights.baseAddress!
+            colours.withUnsafeBufferPointer { colours in
+            p.lights.withUnsafeBufferPointer { lights in
+                let terms = Terms(p, colours: colours.baseAddress!)
+                for j in 0..<height {
+                    let r = j + 1
+                    let py = Float(y + j) + 0.5
+                    var i = 0
+                    while i < width {
+                        let count = min(lanes, width - i)
+                        let centre = s + r * columns + i + 1
+                        let n = count == lanes ? neighbours(centre, columns: columns)
+                                               : paddedNeighbours(centre, columns: columns, count: count)
+                        lightWeights(lights, gain: gain, shininess: p.shininess, heights: n,
+                                     px: pixelCentres(x + i), py: py, into: w)
+                        let first = 4 * (j * width + i)
+                        terms.apply(weights: w, color: color + first, into: out + first, count: count)
+                        i += count
+                    }
                 }
-                store(rgba, into: out + 4 * (j * width + i), count: count)
-                i += count
+            }
             }
         }
     }
 
-    /// Zero-padded inputs of a row's last, short group.
-    struct Lanes {
-        var left = V4(), right = V4(), up = V4(), down = V4()
-        var r = V4(), g = V4(), b = V4(), a = V4()
-        var heights: (V4, V4, V4, V4) { (left, right, up, down) }
-        var color: (V4, V4, V4, V4) { (r, g, b, a) }
-
-        mutating func fill(from centre: UnsafePointer<Float>, columns: Int, color: UnsafePointer<Float>, count: Int) {
-            self = Lanes()
-            for l in 0..<count {
-                left[l] = centre[l - 1]; right[l] = centre[l + 1]
-                up[l] = centre[l - columns]; down[l] = centre[l + columns]
-                r[l] = color[4 * l]; g[l] = color[4 * l + 1]; b[l] = color[4 * l + 2]; a[l] = color[4 * l + 3]
-            }
+    /// The x of eight pixel centres from x0: each lane's from its own integer position (the same
+    /// Float whatever group the pixel falls in; far from the origin, x0 + lane in Float would
+    /// round differently), by exact bit tricks below 2²², lane by lane beyond.
+    @inline(__always)
+    static func pixelCentres(_ x0: Int) -> V4 {
+        if x0 > -4_000_000, x0 < 4_000_000 {
+            return FastMath.float(I4(repeating: Int32(x0)) &+ I4(0, 1, 2, 3, 4, 5, 6, 7)) + 0.5
         }
+        var px = V4()
+        for l in 0..<V4.scalarCount { px[l] = Float(x0 + l) + 0.5 }
+        return px
     }
 
     /// The four neighbours' heights of eight pixels starting at `centre`.
@@ -158,35 +192,33 @@ public enum LitRelief {
         return (load(centre - 1), load(centre + 1), load(centre - columns), load(centre + columns))
     }
 
-    @inline(__always)
-    static func deinterleave(_ p: UnsafePointer<Float>) -> (V4, V4, V4, V4) {
-        var r = V4(), g = V4(), b = V4(), a = V4()
-        for l in 0..<V4.scalarCount {
-            r[l] = p[4 * l]; g[l] = p[4 * l + 1]; b[l] = p[4 * l + 2]; a[l] = p[4 * l + 3]
-        }
-        return (r, g, b, a)
-    }
-
-    @inline(__always)
-    static func store(_ rgba: (V4, V4, V4, V4), into o: UnsafeMutablePointer<Float>, count: Int) {
+    /// `neighbours` for a row's last, short group: lanes from `count` on are 0.
+    static func paddedNeighbours(_ centre: UnsafePointer<Float>, columns: Int, count: Int) -> (V4, V4, V4, V4) {
+        var left = V4(), right = V4(), up = V4(), down = V4()
         for l in 0..<count {
-            o[4 * l] = rgba.0[l]; o[4 * l + 1] = rgba.1[l]; o[4 * l + 2] = rgba.2[l]; o[4 * l + 3] = rgba.3[l]
+            left[l] = centre[l - 1]; right[l] = centre[l + 1]
+            up[l] = centre[l - columns]; down[l] = centre[l + columns]
         }
+        return (left, right, up, down)
     }
 
-    /// The lighting formula for eight pixels (see the top of this file); powers by FastMath's
+    /// The lighting formula's weights for eight pixels (see the top of this file), into `w`: for
+    /// light k, lanes 16k..<16k+8 hold a·max(n·L, 0) and 16k+8..<16k+16 a·[n·L > 0]·max(n·H, 0)^s;
+    /// the last eight hold the unlit share 1 − min(1, Σ a·max(n·L, 0)). Powers by FastMath's
     /// exp2/log2 (relative error below 1e-6).
     @inline(__always)
-    static func light(_ p: LitReliefParameters, gain: Float, heights: (V4, V4, V4, V4), color: (V4, V4, V4, V4),
-                      px: V4, py: Float) -> (V4, V4, V4, V4) {
+    static func lightWeights(_ lights: UnsafeBufferPointer<ReliefLight>, gain: Float, shininess: Float,
+                             heights: (V4, V4, V4, V4), px: V4, py: Float, into w: UnsafeMutablePointer<Float>) {
+        @inline(__always) func store(_ v: V4, _ at: Int) {
+            UnsafeMutableRawPointer(w + at).storeBytes(of: v, as: V4.self)
+        }
         let half = V4(repeating: 0.5)
         let nx0 = (heights.1 - heights.0) * half * -gain, ny0 = (heights.3 - heights.2) * half * -gain
         let inverse = 1 / (nx0 * nx0 + ny0 * ny0 + 1).squareRoot()
         let nx = nx0 * inverse, ny = ny0 * inverse, nz = inverse
-        let (cr, cg, cb, alpha) = color
-        var r = cr * p.ambient.x, g = cg * p.ambient.y, b = cb * p.ambient.z
         var lit = V4()
-        for light in p.lights {
+        for k in 0..<lights.count {
+            let light = lights[k]
             var lx = V4(repeating: light.direction.x), ly = V4(repeating: light.direction.y)
             var lz = V4(repeating: light.direction.z), a = V4(repeating: 1)
             if light.kind == .point {
@@ -199,21 +231,56 @@ public enum LitRelief {
                 }
             }
             let nl = nx * lx + ny * ly + nz * lz
-            let lit1 = vmax(nl, V4())
+            let diffuse = a * vmax(nl, V4())
             // H = normalize(L + V), V = (0, 0, 1).
             let hz = lz + 1
             let nh = vclamp((nx * lx + ny * ly + nz * hz) / (lx * lx + ly * ly + hz * hz).squareRoot(), 0, 1)
-            var specular = FastMath.pow01(nh, p.shininess)
-            specular.replace(with: 0, where: nl .<= 0)
-            let weight = a * lit1
-            r += a * light.color.x * (lit1 * cr + specular * p.specular.x)
-            g += a * light.color.y * (lit1 * cg + specular * p.specular.y)
-            b += a * light.color.z * (lit1 * cb + specular * p.specular.z)
-            lit += weight
+            var gloss = a * FastMath.pow01(nh, shininess)
+            gloss.replace(with: 0, where: nl .<= 0)
+            store(diffuse, 16 * k)
+            store(gloss, 16 * k + 8)
+            lit += diffuse
         }
-        let unlit = 1 - vmin(lit, V4(repeating: 1))
-        let shade = p.shadow.w
-        r += unlit * (p.shadow.x * shade); g += unlit * (p.shadow.y * shade); b += unlit * (p.shadow.z * shade)
-        return (r, g, b, alpha)
+        store(1 - vmin(lit, V4(repeating: 1)), 16 * lights.count)
+    }
+
+    /// The colour side of the formula, as RGBA vectors with alpha lanes that keep the layer's alpha:
+    /// ambient (alpha lane 1); the shadow colour × its alpha; per light, its colour and its colour ⊙
+    /// specular (alpha lanes 0). `colours` holds the lights' pairs; it lives as long as the caller's
+    /// array it points into.
+    struct Terms {
+        let ambient: SIMD4<Float>, shadow: SIMD4<Float>
+        let colours: UnsafePointer<SIMD4<Float>>, lights: Int
+
+        /// The lights' (colour, colour ⊙ specular) pairs, in order.
+        static func colours(_ p: LitReliefParameters) -> [SIMD4<Float>] {
+            p.lights.flatMap { [SIMD4($0.color, 0), SIMD4($0.color * p.specular, 0)] }
+        }
+
+        init(_ p: LitReliefParameters, colours: UnsafePointer<SIMD4<Float>>) {
+            ambient = SIMD4(p.ambient, 1)
+            shadow = SIMD4(p.shadow.x * p.shadow.w, p.shadow.y * p.shadow.w, p.shadow.z * p.shadow.w, 0)
+            self.colours = colours
+            lights = p.lights.count
+        }
+
+        /// out = C ⊙ (ambient + Σ diffuse·colour) + Σ gloss·colour⊙specular + unlit·shadow, for
+        /// `count` pixels; alpha is the layer's, exactly.
+        @inline(__always)
+        func apply(weights w: UnsafePointer<Float>, color: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
+                   count: Int) {
+            for l in 0..<count {
+                let c = UnsafeRawPointer(color + 4 * l).loadUnaligned(as: SIMD4<Float>.self)
+                var factor = ambient
+                var added = w[16 * lights + l] * shadow
+                for k in 0..<lights {
+                    factor += w[16 * k + l] * colours[2 * k]
+                    added += w[16 * k + 8 + l] * colours[2 * k + 1]
+                }
+                var o = c * factor + added
+                o.w = c.w
+                UnsafeMutableRawPointer(out + 4 * l).storeBytes(of: o, as: SIMD4<Float>.self)
+            }
+        }
     }
 }
