@@ -48,6 +48,25 @@ def liquid_metal(w, h, p):
     yield "gold look (warm)", red > 1.3 * blue
 
 
+def opaque_count(path):
+    w, h, p = load(path)
+    return len(stats(w, h, p)[1])
+
+
+def bevel_style(name):
+    """A Bevel & Emboss style applied in GIMP: metal letters; the outside styles (outer bevel,
+    emboss, pillow emboss) cover more than the inner bevel does: their ring around the letters."""
+    def check(w, h, p):
+        n, opaque, clear, luma = stats(w, h, p)
+        yield "letters opaque, background transparent", len(opaque) > n // 20 and len(clear) > n // 5
+        yield "highlights and shadows on the letters", max(luma) - min(luma) > 0.3
+        if name != "inner-bevel":
+            inner = os.path.join(FOLDER, PREFIX + "liquid-metal-inner-bevel.png")
+            yield "a ring of metal around the letters (more opaque than the inner bevel)", \
+                os.path.exists(inner) and len(opaque) > 1.15 * opaque_count(inner)
+    return check
+
+
 def height_field(w, h, p):
     n, opaque, clear, luma = stats(w, h, p)
     greys = {round(v * 255) for v in luma}
@@ -94,12 +113,19 @@ CHECKS = {
     "hemisphere-light-render.png": hemisphere,
     "holographic-hue.png": holographic,
     "lit-relief.png": lit_relief,
+    "liquid-metal-inner-bevel.png": bevel_style("inner-bevel"),
+    "liquid-metal-outer-bevel.png": bevel_style("outer-bevel"),
+    "liquid-metal-emboss.png": bevel_style("emboss"),
+    "liquid-metal-pillow-emboss.png": bevel_style("pillow-emboss"),
 }
+FOLDER, PREFIX = ".", ""
 
 
 def main():
+    global FOLDER, PREFIX
     folder = sys.argv[1]
     prefix = sys.argv[2] if len(sys.argv) > 2 else ""
+    FOLDER, PREFIX = folder, prefix
     Gegl.init(None)
     passed = failed = 0
     for name, check in CHECKS.items():

@@ -9,6 +9,8 @@ enum HeightFieldFromMask: AreaFilterOperation {
         var mask = MaskChannel.luminanceAlpha
         var radius = 10.0
         var profile = BevelProfile.coreImage
+        var style = BevelStyle.inner
+        var soften = 0.0
         var keepAlpha = false
 
         static let declarations: [PropertyDeclaration<Properties>] = [
@@ -24,10 +26,19 @@ enum HeightFieldFromMask: AreaFilterOperation {
                     "Shape of the bevel. Core Image: its blur-and-multiply cascade (a soft, rounded rise). "
                     + "Round: a circular fillet of the given radius, from the exact distance to the edge. "
                     + "Linear: a straight chamfer. Smooth: a smoothstep, flat at the edge and at the top."),
+            .choice(\.style, "style", "Style",
+                    "Where the bevel lies, as in Photoshop's Bevel & Emboss. Inner bevel: the shape rises from its "
+                    + "edge. Outer bevel: the shape is the plateau and the bevel falls away outside it. Emboss: half "
+                    + "inside, half outside. Pillow emboss: both sides rise from the edge, which sinks in. The "
+                    + "outside styles stay within the layer's extent."),
+            .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16,
+                    digits: 1, unit: .pixelDistance,
+                    "Blurs the height field (a Gaussian of this σ in pixels) after the profile: softer ridges."),
             .boolean(\.keepAlpha, "keep-alpha", "Keep the input's alpha",
                      "Off (default): an opaque height field. On: the height with the input's own alpha, so that "
                      + "Shaded Material after it keeps a layer's shape cut out (its output alpha is the shading "
-                     + "image's alpha × this alpha)."),
+                     + "image's alpha × this alpha). With an outside style the alpha also covers the bevel's ring "
+                     + "around the shape."),
         ]
     }
 
@@ -44,7 +55,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         let p = context.properties.typed(Properties.self)
-        let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile)
+        let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
         let prepared = Prepared(channel: p.mask, parameters: parameters,
                                 weights: parameters.sigmas.map(HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
         context.setFormat("input", .yaFloat)
@@ -109,8 +120,9 @@ enum HeightFieldFromMask: AreaFilterOperation {
             }
         }
         /// Writes `rect` (rows of the block) from row-major heights, with the kept alpha if asked
-        /// (a strip of rows at a time; a strip whose alpha left the ring reads it again).
-        func write(_ rect: Rect, _ heights: UnsafePointer<Float>) {
+        /// (a strip of rows at a time; a strip whose alpha left the ring reads it again), raised to
+        /// `coverage` (rows of rect.width) where given.
+        func write(_ rect: Rect, _ heights: UnsafePointer<Float>, coverage: UnsafePointer<Float>? = nil) {
             guard prepared.keepAlpha else {
                 output.write(rect, format: .yFloat, from: heights)
                 return
@@ -135,16 +147,27 @@ enum HeightFieldFromMask: AreaFilterOperation {
                     }
                     let h = heights + first * rect.width
                     for i in 0..<(strip.width * strip.height) { pair[2 * i] = h[i] }
+                    if let coverage {
+                        let c = coverage + first * rect.width
+                        for i in 0..<(strip.width * strip.height) { pair[2 * i + 1] = max(pair[2 * i + 1], c[i]) }
+                    }
                     output.write(strip, format: .yaFloat, from: pair)
                 }
             }
         }
 
-        guard prepared.parameters.profile == .coreImage, !prepared.parameters.returnsMask else {
+        guard prepared.parameters.isPlainInner, prepared.parameters.profile == .coreImage,
+              !prepared.parameters.returnsMask else {
             var mask = Plane(width: window.width, height: window.height)
             mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
-            let heights = HeightField.compute(window: mask, parameters: prepared.parameters)
-            heights.pixels.withUnsafeBufferPointer { write(block, $0.baseAddress!) }
+            let (heights, coverage) = HeightField.styled(window: mask, parameters: prepared.parameters)
+            heights.pixels.withUnsafeBufferPointer { h in
+                if let coverage {
+                    coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!) }
+                } else {
+                    write(block, h.baseAddress!)
+                }
+            }
             return
         }
         // Core Image: the mask streams in and height rows stream out; write them a strip at a time.
@@ -180,6 +203,18 @@ enum HeightFieldFromMask: AreaFilterOperation {
             + "Feed it to Shaded Material for an embossed surface.",
         keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
                ("gimp:menu-label", "Height Field from Mask…")])
+}
+
+extension BevelStyle: PropertyEnum {
+    public static let typeName = "MercurialBevelStyle"
+    public var label: EnumCase {
+        switch self {
+        case .inner: EnumCase("inner-bevel", "Inner bevel")
+        case .outer: EnumCase("outer-bevel", "Outer bevel")
+        case .emboss: EnumCase("emboss", "Emboss")
+        case .pillow: EnumCase("pillow-emboss", "Pillow emboss")
+        }
+    }
 }
 
 extension MaskChannel: PropertyEnum {

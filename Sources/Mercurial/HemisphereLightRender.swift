@@ -24,6 +24,7 @@ enum HemisphereLightRender: PointRenderOperation {
         var specularColor = SIMD4<Float>(1, 1, 1, 1)
         var shininess = Double(HemisphereParameters.studio.shininess)
         var ambient = Double(HemisphereParameters.studio.ambient)
+        var glossContour = GlossContour.linear
 
         static let lightNames = ["Key", "Fill", "Rim", "Bounce"]
 
@@ -60,6 +61,10 @@ enum HemisphereLightRender: PointRenderOperation {
                     "Blinn exponent: small values give broad, soft highlights; large values small, sharp ones."),
             .double(\.ambient, "ambient", "Ambient", range: 0...1, digits: 2,
                     "Light that comes from everywhere, as a fraction of the diffuse colour."),
+            .choice(\.glossContour, "gloss-contour", "Gloss contour",
+                    "A curve that remaps the sphere's light, as Photoshop's gloss contour: linear (as lit), half-round "
+                    + "(brighter), cone (bright mid-tones, dark highlights), inverted cone, ring (a second bright "
+                    + "ring) or Gaussian (a soft S)."),
         ]
 
         /// The square's side, within the kernel's limits.
@@ -70,6 +75,7 @@ enum HemisphereLightRender: PointRenderOperation {
 
     struct Prepared: Sendable {
         var parameters: HemisphereParameters
+        var contour: GlossContour
     }
 
     static func parameters(_ p: Properties) -> HemisphereParameters {
@@ -87,8 +93,8 @@ enum HemisphereLightRender: PointRenderOperation {
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("output", .rgbaFloat)
-        let p = parameters(context.properties.typed(Properties.self))
-        return Prepared(parameters: p)
+        let props = context.properties.typed(Properties.self)
+        return Prepared(parameters: parameters(props), contour: props.glossContour)
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect {
@@ -100,6 +106,10 @@ enum HemisphereLightRender: PointRenderOperation {
 
     static func process(_ prepared: Prepared, output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
         Accelerated.renderHemisphere(prepared.parameters, x: roi.x, y: roi.y, width: roi.width, count: count, into: output)
+        guard prepared.contour != .linear else { return }
+        for i in 0..<count {
+            for k in 0..<3 { output[4 * i + k] = prepared.contour(output[4 * i + k]) }
+        }
     }
 
     // MARK: Keys
@@ -109,8 +119,22 @@ enum HemisphereLightRender: PointRenderOperation {
         categories: ["render", "light"],
         description: "Renders a shiny sphere filling a square, lit by up to four coloured omni lights with the "
             + "Blinn model (diffuse + specular^shininess per light, plus ambient), transparent outside with an "
-            + "anti-aliased rim. Connect it to the aux pad of Shaded Material to light a height field.",
+            + "anti-aliased rim; an optional gloss contour remaps its light. Connect it to the aux pad of Shaded Material to light a height field.",
         keys: [("gimp:menu-path", "<Image>/Filters/Render/Mercurial"),
                ("gimp:menu-label", "Hemisphere Light…"),
                ("position-dependent", "true")])
+}
+
+extension GlossContour: PropertyEnum {
+    public static let typeName = "MercurialGlossContour"
+    public var label: EnumCase {
+        switch self {
+        case .linear: EnumCase("linear", "Linear")
+        case .halfRound: EnumCase("half-round", "Half round")
+        case .cone: EnumCase("cone", "Cone")
+        case .coneInverted: EnumCase("cone-inverted", "Cone, inverted")
+        case .ring: EnumCase("ring", "Ring")
+        case .gaussian: EnumCase("gaussian", "Gaussian")
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import GeglBridge
 import MercurialKernels
 
@@ -18,6 +19,14 @@ enum LiquidMetal: MetaOperation {
         var foil = 0.0
         var foilTilt = 0.0
         var mask = MaskChannel.alpha
+        var style = BevelStyle.inner
+        var technique = BevelTechnique.profile
+        var direction = BevelDirection.up
+        var soften = 0.0
+        var customLight = false
+        var lightAngle = 120.0
+        var lightAltitude = 30.0
+        var glossContour = GlossContour.linear
 
         static let declarations: [PropertyDeclaration<Properties>] = [
             .choice(\.preset, "preset", "Look",
@@ -39,6 +48,29 @@ enum LiquidMetal: MetaOperation {
             .double(\.foilTilt, "foil-tilt", "Foil tilt", range: -1...1, digits: 3, "The foil's tilt (hue offset)."),
             .choice(\.mask, "mask", "Mask",
                     "Which part of the layer is the shape. Alpha (default) suits text and shape layers of any colour."),
+            // Photoshop's Bevel & Emboss vocabulary (size = radius, depth = relief).
+            .choice(\.style, "style", "Style",
+                    "Inner bevel: the letters rise from their edge. Outer bevel: the letters are the plateau and "
+                    + "the metal falls away around them. Emboss: half inside, half outside. Pillow emboss: the edge "
+                    + "sinks in. Outer styles draw a metal ring around the shape, within the layer: grow the layer "
+                    + "first if the ring needs room."),
+            .choice(\.technique, "technique", "Technique",
+                    "Smooth: Core Image's soft rise. Chisel hard: a straight chamfer from the exact distance to "
+                    + "the edge. Chisel soft: a rounded fillet from the exact distance. Bevel profile: as the "
+                    + "Bevel profile above says."),
+            .choice(\.direction, "direction", "Direction", "Up raises the bevel; down sinks it (light and shade swap)."),
+            .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16, digits: 1,
+                    unit: .pixelDistance, "Blurs the bevel's surface by this many pixels before it is lit."),
+            .boolean(\.customLight, "custom-light", "Set the light angle",
+                     "Off: the look's own key light. On: the key light comes from the angle and altitude below."),
+            .double(\.lightAngle, "light-angle", "Light angle", range: -180...180, unit: .degree,
+                    "Where the key light comes from, as in Photoshop: 0 from the right, 90 from the top, 120 from the "
+                    + "upper left."),
+            .double(\.lightAltitude, "light-altitude", "Light altitude", range: 0...90, unit: .degree,
+                    "How high the key light stands: 0 at the horizon (grazing), 90 straight in front."),
+            .choice(\.glossContour, "gloss-contour", "Gloss contour",
+                    "A curve that remaps the metal's light: linear (as lit), half-round, cone, inverted cone, ring "
+                    + "or Gaussian."),
         ]
     }
 
@@ -59,25 +91,37 @@ enum LiquidMetal: MetaOperation {
         // pass, where a gegl:dst-in after it cost 40 % of the filter's time).
         graph.set(height, "keep-alpha", 1)
         graph.name(sphere, "sphere")
+        graph.name(height, "height")
+        graph.name(shade, "shade")
         // One-to-one properties: GEGL forwards them (now and on every change).
         graph.redirect(\Properties.radius, to: height, "radius")
-        graph.redirect(\Properties.profile, to: height, "profile")
         graph.redirect(\Properties.mask, to: height, "mask")
-        graph.redirect(\Properties.relief, to: shade, "scale")
+        graph.redirect(\Properties.style, to: height, "style")
+        graph.redirect(\Properties.soften, to: height, "soften")
+        graph.redirect(\Properties.glossContour, to: sphere, "gloss-contour")
         graph.redirect(\Properties.shininess, to: sphere, "shininess")
         graph.redirect(\Properties.foil, to: foil, "strength")
         graph.redirect(\Properties.foilTilt, to: foil, "offset")
     }
 
-    /// The look's lights, turned and scaled by the light controls, onto the inner hemisphere.
+    /// The look's lights, turned and scaled by the light controls, onto the inner hemisphere; the
+    /// technique's profile onto the height field; the depth, signed by the direction, onto the shading.
     static func update(_ graph: MetaGraph, _ p: Properties) {
-        guard let sphere = graph.child("sphere") else { return }
+        guard let sphere = graph.child("sphere"), let height = graph.child("height"),
+              let shade = graph.child("shade") else { return }
+        graph.set(height, "profile", (p.technique.profile ?? p.profile).label.nick)
+        graph.set(shade, "scale", p.direction == .up ? p.relief : -p.relief)
         let look = p.preset.look
         for (i, light) in look.lights.enumerated() {
             let n = i + 1
-            graph.set(sphere, "light\(n)-x", Double(light.position.x))
-            graph.set(sphere, "light\(n)-y", Double(light.position.y))
-            graph.set(sphere, "light\(n)-z", Double(light.position.z))
+            var position = SIMD3<Double>(Double(light.position.x), Double(light.position.y), Double(light.position.z))
+            if i == 0, p.customLight {
+                position = keyLight(angle: p.lightAngle, altitude: p.lightAltitude,
+                                    distance: (position * position).sum().squareRoot())
+            }
+            graph.set(sphere, "light\(n)-x", position.x)
+            graph.set(sphere, "light\(n)-y", position.y)
+            graph.set(sphere, "light\(n)-z", position.z)
             var hue = (Double(light.hue) + p.hueShift).truncatingRemainder(dividingBy: 360)
             if hue < 0 { hue += 360 }
             graph.set(sphere, "light\(n)-hue", hue)
@@ -88,6 +132,14 @@ enum LiquidMetal: MetaOperation {
         graph.set(sphere, "diffuse-color", color: SIMD4(look.diffuse, 1))
         graph.set(sphere, "specular-color", color: SIMD4(look.specular, 1))
         graph.set(sphere, "ambient", Double(look.ambient))
+    }
+
+    /// The key light's position for Photoshop's angle (degrees counter-clockwise from the right, as
+    /// seen) and altitude (degrees above the surface), at `distance` sphere radii: x right, y down
+    /// (image), z towards the viewer.
+    static func keyLight(angle: Double, altitude: Double, distance: Double) -> SIMD3<Double> {
+        let a = angle * .pi / 180, e = altitude * .pi / 180
+        return SIMD3(cos(e) * cos(a), -cos(e) * sin(a), sin(e)) * distance
     }
 
     // MARK: Keys
@@ -110,6 +162,48 @@ extension MaterialPreset: PropertyEnum {
         case .gold: EnumCase("gold", "Gold")
         case .mercury: EnumCase("mercury", "Mercury")
         case .neon: EnumCase("neon", "Neon")
+        }
+    }
+}
+
+/// Photoshop's bevel techniques, mapped onto the height field's profiles.
+enum BevelTechnique: Int, CaseIterable, Sendable {
+    case profile = 0, smooth, chiselHard, chiselSoft
+
+    /// The profile the technique stands for (nil: the Bevel profile property decides).
+    var profile: BevelProfile? {
+        switch self {
+        case .profile: nil
+        case .smooth: .coreImage
+        case .chiselHard: .linear
+        case .chiselSoft: .round
+        }
+    }
+}
+
+extension BevelTechnique: PropertyEnum {
+    public static let typeName = "MercurialBevelTechnique"
+    public var label: EnumCase {
+        switch self {
+        case .profile: EnumCase("profile", "Bevel profile")
+        case .smooth: EnumCase("smooth", "Smooth")
+        case .chiselHard: EnumCase("chisel-hard", "Chisel hard")
+        case .chiselSoft: EnumCase("chisel-soft", "Chisel soft")
+        }
+    }
+}
+
+/// Up raises the bevel, down sinks it.
+enum BevelDirection: Int, CaseIterable, Sendable {
+    case up = 0, down
+}
+
+extension BevelDirection: PropertyEnum {
+    public static let typeName = "MercurialBevelDirection"
+    public var label: EnumCase {
+        switch self {
+        case .up: EnumCase("up", "Up")
+        case .down: EnumCase("down", "Down")
         }
     }
 }

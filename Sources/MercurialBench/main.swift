@@ -395,8 +395,17 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
             return cut
         }),
     ]
-    for (k, v) in runCases(layerCases) { t[k] = v }
+    // Bevel & Emboss: every style with every technique, and soften, on the same layer.
+    let styleCases = ["inner-bevel", "outer-bevel", "emboss", "pillow-emboss"].flatMap { style in
+        ["smooth", "chisel-hard", "chisel-soft"].map { technique in
+            Case(name: "  liquid-metal style \(style), \(technique)", source: layer,
+                 build: filter("mercurial:liquid-metal", ["style": .string(style), "technique": .string(technique)]))
+        }
+    } + [Case(name: "  liquid-metal inner-bevel, smooth, soften 4", source: layer,
+              build: filter("mercurial:liquid-metal", ["soften": .double(4)]))]
+    for (k, v) in runCases(layerCases + styleCases) { t[k] = v }
     compare("mercurial:liquid-metal on a text layer", [("layer floor: gegl:invert-linear on the same layer", "≤ 2")])
+    for c in styleCases { compare(c.name, [("mercurial:liquid-metal on a text layer", "≤ 1.5")]) }
     compare("layer floor: gegl:invert-linear on the same layer", [])
     for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: + shaded material",
                   "  liquid-metal stages 1-3: + foil at 0", "  liquid-metal stages 1-4: + gegl:dst-in by the layer"] {

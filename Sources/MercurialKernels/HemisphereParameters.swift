@@ -123,3 +123,25 @@ public enum Color {
         return f >= 0 && f < 1 ? f : 0
     }
 }
+
+/// A gloss contour (Photoshop's Bevel & Emboss "Gloss Contour"): a curve that remaps each colour
+/// component c of the lit sphere, clamped to [0, 1] first (linear leaves it as it is, unclamped):
+/// - linear: c;  half-round: √(1 − (1 − c)²);  cone: 1 − |2c − 1|;  cone-inverted: |2c − 1|;
+/// - ring: ½ − ½·cos(3πc) (dark, bright at ⅓, dark at ⅔, bright again: a second highlight ring);
+/// - gaussian: c²(3 − 2c) (a soft S, deeper shadows and fuller highlights).
+public enum GlossContour: Int, CaseIterable, Sendable {
+    case linear = 0, halfRound, cone, coneInverted, ring, gaussian
+
+    public func callAsFunction(_ value: Float) -> Float {
+        guard self != .linear else { return value }
+        let c = value.isNaN ? 0 : min(max(value, 0), 1)
+        switch self {
+        case .linear: return value
+        case .halfRound: let u = 1 - c; return (1 - u * u).squareRoot()
+        case .cone: return 1 - abs(2 * c - 1)
+        case .coneInverted: return abs(2 * c - 1)
+        case .ring: return 0.5 - 0.5 * cos(3 * .pi * c)
+        case .gaussian: return c * c * (3 - 2 * c)
+        }
+    }
+}

@@ -16,6 +16,7 @@ public enum HeightField {
     /// NaN reads as 0.
     public static func compute(window: Plane, parameters: HeightFieldParameters) -> Plane {
         precondition(window.channels == 1)
+        guard parameters.isPlainInner else { return styled(window: window, parameters: parameters).heights }
         let halo = parameters.halo
         let outW = window.width - 2 * halo, outH = window.height - 2 * halo
         guard outW > 0, outH > 0 else { return Plane(width: max(outW, 0), height: max(outH, 0)) }
@@ -29,6 +30,83 @@ public enum HeightField {
             return DistanceBevel.compute(mask: mask, radius: Float(parameters.effectiveRadius),
                                          profile: parameters.profile, halo: halo)
         }
+    }
+
+    // MARK: Styles and soften
+
+    /// `compute` for every style and soften (see `BevelStyle`): each side is the plain inner
+    /// profile of width `sideRadius`, on the mask and on the inverted mask (1 − m, so the background,
+    /// and whatever lies beyond the image, is the inside of the outer side); the sides are combined,
+    /// then blurred by the soften Gaussian. Also returns the outside styles' coverage
+    /// min(1, W·(1 − H(1 − m, W))) over the output (nil for the inner style).
+    public static func styled(window: Plane, parameters p: HeightFieldParameters) -> (heights: Plane, coverage: Plane?) {
+        precondition(window.channels == 1)
+        let halo = p.halo, soft = p.softenTaps
+        let outW = window.width - 2 * halo, outH = window.height - 2 * halo
+        guard outW > 0, outH > 0 else { return (Plane(width: max(outW, 0), height: max(outH, 0)), nil) }
+        let side = p.side(radius: p.sideRadius)
+        var mask = window
+        for i in mask.pixels.indices { mask.pixels[i] = sanitizedMask(mask.pixels[i]) }
+        // The sides over the output grown by the soften taps (halo = side's halo + soft).
+        let inner = p.style == .outer ? nil : compute(window: mask, parameters: side)
+        var outer: Plane? = nil
+        if p.style.reachesOutside {
+            var inverted = mask
+            for i in inverted.pixels.indices { inverted.pixels[i] = 1 - mask.pixels[i] }
+            outer = compute(window: inverted, parameters: side)
+        }
+        let gw = outW + 2 * soft, gh = outH + 2 * soft
+        var combined = Plane(width: gw, height: gh)
+        for i in 0..<(gw * gh) {
+            switch p.style {
+            case .inner: combined.pixels[i] = inner!.pixels[i]
+            case .outer: combined.pixels[i] = 1 - outer!.pixels[i]
+            case .emboss: combined.pixels[i] = 0.5 * inner!.pixels[i] + 0.5 * (1 - outer!.pixels[i])
+            case .pillow: combined.pixels[i] = inner!.pixels[i] + outer!.pixels[i]
+            }
+        }
+        var coverage: Plane? = nil
+        if let outer {
+            let width = Float(max(p.sideRadius, 1))
+            var c = Plane(width: outW, height: outH)
+            for y in 0..<outH {
+                for x in 0..<outW {
+                    c[x, y] = min(1, width * (1 - outer[x + soft, y + soft]))
+                }
+            }
+            coverage = c
+        }
+        guard soft > 0 else { return (combined, coverage) }
+        return (soften(combined, sigma: p.effectiveSoften, taps: soft), coverage)
+    }
+
+    /// A Gaussian blur of σ over `plane`, cut at `taps`: the result is `taps` smaller on every side.
+    static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
+        let w = Gaussian.weights(sigma: sigma, taps: taps)
+        let outW = plane.width - 2 * taps, outH = plane.height - 2 * taps
+        var across = Plane(width: outW, height: plane.height)
+        var out = Plane(width: outW, height: outH)
+        plane.pixels.withUnsafeBufferPointer { src in
+            across.pixels.withUnsafeMutableBufferPointer { dst in
+                w.withUnsafeBufferPointer { weights in
+                    for y in 0..<plane.height {
+                        blurRow(src.baseAddress! + y * plane.width + taps, into: dst.baseAddress! + y * outW,
+                                from: 0, to: outW, weights: weights)
+                    }
+                }
+            }
+        }
+        across.pixels.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                w.withUnsafeBufferPointer { weights in
+                    for y in 0..<outH {
+                        blurRing(src.baseAddress!, width: outW, span: plane.height, centre: y + taps,
+                                 into: dst.baseAddress! + y * outW, from: 0, to: outW, weights: weights)
+                    }
+                }
+            }
+        }
+        return out
     }
 
     // MARK: Core Image profile
