@@ -58,7 +58,7 @@ def main(out):
         text.set_property("color", Gegl.Color.new("black"))
         # The layer: the text on a transparent margin, so outer styles have room.
         crop = g.create_child("gegl:crop")
-        for k, v in (("x", -30.0), ("y", -12.0), ("width", 200.0), ("height", 140.0)):
+        for k, v in (("x", -30.0), ("y", -12.0), ("width", 220.0), ("height", 140.0)):
             crop.set_property(k, v)
         metal = g.create_child("mercurial:liquid-metal")
         metal.set_property("radius", 7.0)

@@ -88,7 +88,12 @@ enum HeightFieldFromMask: AreaFilterOperation {
         let inset = block.x - window.x, top = block.y - window.y
         // With keep-alpha: the input's alpha of the block's rows, kept as the mask rows pass by, in a
         // ring of rows tagged with the block row each holds (a row gone from the ring is read again).
-        let ringRows = prepared.keepAlpha ? min(block.height, 2 * (prepared.parameters.halo + HeightField.readBatch + stripRows)) : 0
+        // The streaming path needs a few strips' worth; the whole-window path keeps the block's
+        // (it holds window-sized planes anyway).
+        let streams = prepared.parameters.isPlainInner && prepared.parameters.profile == .coreImage
+            && !prepared.parameters.returnsMask
+        let ringRows = !prepared.keepAlpha ? 0
+            : streams ? min(block.height, 2 * (prepared.parameters.halo + HeightField.readBatch + stripRows)) : block.height
         var alpha = [Float](repeating: 0, count: ringRows * block.width)
         var alphaRow = [Int](repeating: -1, count: ringRows)
         // Mask rows: luminance and alpha read through babl, outside the input's extent both 0.
@@ -156,8 +161,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
             }
         }
 
-        guard prepared.parameters.isPlainInner, prepared.parameters.profile == .coreImage,
-              !prepared.parameters.returnsMask else {
+        guard streams else {
             var mask = Plane(width: window.width, height: window.height)
             mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
             let (heights, coverage) = HeightField.styled(window: mask, parameters: prepared.parameters)

@@ -22,6 +22,15 @@ enum DistanceBevel {
     static let infinity: Float = 1e20
 
     static func compute(mask: Plane, radius: Float, profile: BevelProfile, halo: Int) -> Plane {
+        sides(mask: mask, radius: radius, profile: profile, halo: halo, inside: true, outside: false).inner
+    }
+
+    /// Both sides of the edge from one distance transform: `inner` (when asked) rises inside the
+    /// mask (m ≥ 0.5) from the edge, as `compute`; `outer` (when asked) rises outside it (m < 0.5)
+    /// from the same edge — the height field of the inverted mask, measured to the same crossings.
+    /// A side not asked for is left 0.
+    static func sides(mask: Plane, radius: Float, profile: BevelProfile, halo: Int,
+                      inside: Bool, outside: Bool) -> (inner: Plane, outer: Plane) {
         let w = mask.width, h = mask.height
         let m = mask.pixels
         // Crossing parameters on the segment to the right (tx) and below (ty): t in [0, 1] from this
@@ -46,25 +55,28 @@ enum DistanceBevel {
         }
         let squared = squaredDistanceTransform(seed: seed, width: w, height: h)
 
-        var out = Plane(width: w - 2 * halo, height: h - 2 * halo)
+        var inner = Plane(width: w - 2 * halo, height: h - 2 * halo)
+        var outer = Plane(width: outside ? w - 2 * halo : 0, height: outside ? h - 2 * halo : 0)
         let limit = radius + 1 // beyond d_c > R + 1, d > R: the top of the bevel
         for y in halo..<(h - halo) {
             for x in halo..<(w - halo) {
                 let i = y * w + x
-                var height: Float = 0
-                if m[i] >= 0.5 {
-                    let dc2 = squared[i]
-                    if dc2 > limit * limit {
-                        height = 1
-                    } else {
-                        let d = nearestCrossing(x: x, y: y, dc2: dc2, width: w, height: h, seed: seed, tx: tx, ty: ty)
-                        height = shape(min(d / radius, 1), profile)
-                    }
+                let isInside = m[i] >= 0.5
+                guard isInside ? inside : outside else { continue }
+                var height: Float = 1
+                let dc2 = squared[i]
+                if dc2 <= limit * limit {
+                    let d = nearestCrossing(x: x, y: y, dc2: dc2, width: w, height: h, seed: seed, tx: tx, ty: ty)
+                    height = shape(min(d / radius, 1), profile)
                 }
-                out[x - halo, y - halo] = height
+                if isInside {
+                    inner[x - halo, y - halo] = height
+                } else {
+                    outer[x - halo, y - halo] = height
+                }
             }
         }
-        return out
+        return (inner, outer)
     }
 
     @inline(__always)

@@ -47,13 +47,19 @@ public enum HeightField {
         let side = p.side(radius: p.sideRadius)
         var mask = window
         for i in mask.pixels.indices { mask.pixels[i] = sanitizedMask(mask.pixels[i]) }
-        // The sides over the output grown by the soften taps (halo = side's halo + soft).
-        let inner = p.style == .outer ? nil : compute(window: mask, parameters: side)
-        var outer: Plane? = nil
-        if p.style.reachesOutside {
-            var inverted = mask
-            for i in inverted.pixels.indices { inverted.pixels[i] = 1 - mask.pixels[i] }
-            outer = compute(window: inverted, parameters: side)
+        // The sides over the output grown by the soften taps (halo = side's halo + soft). The
+        // exact-distance profiles measure both sides to the same edge in one distance transform.
+        var inner: Plane? = nil, outer: Plane? = nil
+        if p.style.reachesOutside, side.profile != .coreImage, !side.returnsMask {
+            (inner, outer) = DistanceBevel.sides(mask: mask, radius: Float(side.effectiveRadius), profile: side.profile,
+                                                 halo: side.halo, inside: p.style != .outer, outside: true)
+        } else {
+            inner = p.style == .outer ? nil : compute(window: mask, parameters: side)
+            if p.style.reachesOutside {
+                var inverted = mask
+                for i in inverted.pixels.indices { inverted.pixels[i] = 1 - mask.pixels[i] }
+                outer = compute(window: inverted, parameters: side)
+            }
         }
         let gw = outW + 2 * soft, gh = outH + 2 * soft
         var combined = Plane(width: gw, height: gh)
