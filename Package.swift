@@ -52,12 +52,14 @@ let package = Package(
                        providers: [.apt(["libgegl-dev", "libbabl-dev", "libglib2.0-dev"])]),
         // Header-only; used by the shading kernel (see Sources/CPrefetch/prefetch.h).
         .systemLibrary(name: "CPrefetch"),
-        // The kernels: one set of types (parameter structs, images) and, in Loops/, the pixel loops.
+        // The kernels, one file each in Kernels/: its types (compiled here only, under
+        // `#if !MERCURIAL_KERNELS_V3`) and its loops; the images and helpers several share at the top.
         .target(name: "MercurialKernels", dependencies: ["CPrefetch"],
                 swiftSettings: [.unsafeFlags([kernelOptimization]), .swiftLanguageMode(.v5)]),
-        // The loops again (Sources/MercurialKernelsV3 is a link to MercurialKernels/Loops, so a new
+        // The loops again (Sources/MercurialKernelsV3 is a link to MercurialKernels/Kernels, so a new
         // kernel file is in both builds by itself), compiled for x86-64-v3 (AVX2) on the same types:
-        // the plug-in runs this copy when the CPU has it, as GEGL does for its own operations.
+        // the plug-in runs this copy when the CPU has it (Accelerated.choose), as GEGL does for its
+        // own operations.
         .target(name: "MercurialKernelsV3", dependencies: ["MercurialKernels", "CPrefetch"],
                 swiftSettings: [.unsafeFlags([kernelOptimization, "-target-cpu", "haswell"]),
                                 .define("MERCURIAL_KERNELS_V3"), .swiftLanguageMode(.v5)]),

@@ -1,5 +1,6 @@
 import GeglBridge
 import MercurialKernels
+import MercurialKernelsV3
 
 /// mercurial:height-field-from-mask — a smooth height field from a mask (CIHeightFieldFromMask).
 enum HeightFieldFromMask: AreaFilterOperation {
@@ -42,6 +43,10 @@ enum HeightFieldFromMask: AreaFilterOperation {
         ]
     }
 
+    /// The kernel, in the build for this CPU.
+    static let kernel: any HeightFieldKernel.Type = Accelerated.choose(MercurialKernels.HeightField.self,
+                                                                       MercurialKernelsV3.HeightField.self)
+
     // MARK: Prepare
 
     struct Prepared: Sendable {
@@ -57,7 +62,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
         let p = context.properties.typed(Properties.self)
         let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
         let prepared = Prepared(channel: p.mask, parameters: parameters,
-                                weights: parameters.sigmas.map(HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
+                                weights: parameters.sigmas.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
         context.setFormat("input", .yaFloat)
         context.setFormat("output", p.keepAlpha ? .yaFloat : .yFloat)
         context.setHalo(prepared.parameters.halo)
@@ -93,20 +98,20 @@ enum HeightFieldFromMask: AreaFilterOperation {
         let streams = prepared.parameters.isPlainInner && prepared.parameters.profile == .coreImage
             && !prepared.parameters.returnsMask
         let ringRows = !prepared.keepAlpha ? 0
-            : streams ? min(block.height, 2 * (prepared.parameters.halo + HeightField.readBatch + stripRows)) : block.height
+            : streams ? min(block.height, 2 * (prepared.parameters.halo + MercurialKernels.HeightField.readBatch + stripRows)) : block.height
         var alpha = [Float](repeating: 0, count: ringRows * block.width)
         var alphaRow = [Int](repeating: -1, count: ringRows)
         // Mask rows: luminance and alpha read through babl, outside the input's extent both 0.
-        var ya = [Float](repeating: 0, count: window.width * HeightField.readBatch * 2)
+        var ya = [Float](repeating: 0, count: window.width * MercurialKernels.HeightField.readBatch * 2)
         func readMask(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
             ya.withUnsafeMutableBufferPointer { buffer in
                 var done = 0
                 while done < count {
-                    let rows = min(HeightField.readBatch, count - done)
+                    let rows = min(MercurialKernels.HeightField.readBatch, count - done)
                     input.read(Rect(x: window.x, y: window.y + first + done, width: window.width, height: rows),
                                format: .yaFloat, into: buffer.baseAddress!)
                     if prepared.keepAlpha { keepAlpha(buffer.baseAddress!, windowRow: first + done, rows: rows) }
-                    Mask.extract(prepared.channel, luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
+                    MercurialKernels.Mask.extract(prepared.channel, luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
                                              count: rows * window.width)
                     done += rows
                 }
@@ -164,7 +169,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
         guard streams else {
             var mask = Plane(width: window.width, height: window.height)
             mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
-            let (heights, coverage) = HeightField.styled(window: mask, parameters: prepared.parameters)
+            let (heights, coverage) = kernel.styled(window: mask, parameters: prepared.parameters)
             heights.pixels.withUnsafeBufferPointer { h in
                 if let coverage {
                     coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!) }
@@ -185,7 +190,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
                 firstRow += pending
                 pending = 0
             }
-            Accelerated.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
+            kernel.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
                                       readRows: readMask) { _, row in
                 (base + pending * block.width).update(from: row, count: block.width)
                 pending += 1

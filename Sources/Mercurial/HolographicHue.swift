@@ -1,5 +1,6 @@
 import GeglBridge
 import MercurialKernels
+import MercurialKernelsV3
 
 /// mercurial:holographic-hue — trading-card foil: Voronoi cells turned into hue, mixed over the input.
 enum HolographicHue: PointComposerOperation {
@@ -35,6 +36,10 @@ enum HolographicHue: PointComposerOperation {
         ]
     }
 
+    /// The kernel, in the build for this CPU.
+    static let kernel: any HolographicKernel.Type = Accelerated.choose(MercurialKernels.Holographic.self,
+                                                                       MercurialKernelsV3.Holographic.self)
+
     // MARK: Prepare
 
     struct Prepared: Sendable {
@@ -63,7 +68,7 @@ enum HolographicHue: PointComposerOperation {
 
     static func process(_ prepared: Prepared, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
                         output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        Accelerated.applyFoil(prepared.plan, input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width,
+        kernel.apply(prepared.plan, input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width,
                               count: count)
     }
 

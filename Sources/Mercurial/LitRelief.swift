@@ -1,5 +1,6 @@
 import GeglBridge
 import MercurialKernels
+import MercurialKernelsV3
 
 /// mercurial:lit-relief — a colour layer lit through its own relief by positioned lights
 /// (BristlePaint's SpriteKit normal mapping): glossy, embossed paint.
@@ -84,6 +85,10 @@ enum LitReliefOp: ComposerOperation {
         ]
     }
 
+    /// The kernel, in the build for this CPU.
+    static let kernel: any LitReliefKernel.Type = Accelerated.choose(MercurialKernels.LitRelief.self,
+                                                                     MercurialKernelsV3.LitRelief.self)
+
     // MARK: Prepare
 
     struct Prepared: Sendable {
@@ -148,7 +153,7 @@ enum LitReliefOp: ComposerOperation {
         // block and the kernel's own. Every part is written before it is read.
         let largest = Rect(x: 0, y: 0, width: min(blockSize.width, roi.width), height: min(blockSize.height, roi.height))
         let largestWindow = largest.grown(by: halo)
-        let kernelCount = LitReliefKernels.scratchCount(prepared.parameters, width: largest.width, height: largest.height)
+        let kernelCount = kernel.scratchCount(prepared.parameters, width: largest.width, height: largest.height)
         let total = largestWindow.count + 4 * largestWindow.count + 4 * largest.count + kernelCount
         let memory = UnsafeMutablePointer<Float>.allocate(capacity: total)
         defer { memory.deallocate() }
@@ -179,7 +184,7 @@ enum LitReliefOp: ComposerOperation {
                     }
                     colour = UnsafePointer(layer)
                 }
-                Accelerated.litRelief(prepared.parameters, weights: prepared.weights, heights: heights, color: colour,
+                kernel.render(prepared.parameters, weights: prepared.weights, heights: heights, color: colour,
                                       x: block.x, y: block.y, width: block.width, height: block.height, into: lit,
                                       scratch: kernelScratch)
                 output.write(block, format: prepared.outputFormat, from: lit)

@@ -1,5 +1,6 @@
 import GeglBridge
 import MercurialKernels
+import MercurialKernelsV3
 
 /// mercurial:shaded-material — shades a height field with a lit-hemisphere image (CIShadedMaterial).
 enum ShadedMaterialOp: ComposerOperation {
@@ -15,11 +16,15 @@ enum ShadedMaterialOp: ComposerOperation {
         ]
     }
 
+    /// The kernel, in the build for this CPU.
+    static let kernel: any ShadedMaterialKernel.Type = Accelerated.choose(MercurialKernels.ShadedMaterial.self,
+                                                                          MercurialKernelsV3.ShadedMaterial.self)
+
     // MARK: Prepare
 
     /// The shading image used when nothing (or an empty or infinite image) is on the aux pad: the
     /// default render of mercurial:hemisphere-light-render. Built once, on first use, never changed.
-    static let defaultShading = Accelerated.shadingImage(.studio)
+    static let defaultShading = HemisphereLightRender.kernel.shadingImage(.studio)
     /// Larger aux images are read scaled down to this many pixels on their long side.
     static let maximumShadingSide = 1024
     /// GEGL renders the whole aux image at full size before the op can scale it down (an op asks
@@ -110,7 +115,7 @@ enum ShadedMaterialOp: ComposerOperation {
                         let r = piece.rect
                         // Nothing of the height field near this block (GEGL asked beyond the extent): transparent.
                         guard inside else { return piece.pixels.update(repeating: 0, count: r.count * 4) }
-                        Accelerated.shade(heightAlpha: window + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
+                        kernel.shade(heightAlpha: window + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
                                           rowLength: rowLength, width: r.width, height: r.height, scale: prepared.scale,
                                           shading: shading, into: piece.pixels)
                     }

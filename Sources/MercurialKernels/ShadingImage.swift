@@ -1,4 +1,4 @@
-// The picture mercurial:shaded-material looks normals up in (see Loops/ShadedMaterial.swift).
+// The picture mercurial:shaded-material looks normals up in (see Kernels/ShadedMaterial.swift).
 
 /// A shading image in memory: RGBA (straight alpha), row-major, at most 2²⁶ pixels (so that byte
 /// offsets into it fit 32 bits; mercurial:shaded-material reads at most 1024² of its aux image).

@@ -25,6 +25,12 @@ final class KernelBuildsTests: PluginTestCase {
              "mercurial:shaded-material", "scale=14"],
             ["gegl:color", "value=rgb(0.3,0.5,0.7)", "gegl:crop", "x=-37", "y=11", "width=203", "height=77",
              "mercurial:holographic-hue", "strength=0.5", "cell-size=5", "sweep=2.5", "seed=9"],
+            ["gegl:text", "string=Hg", "size=90", "color=rgb(0.8,0.3,0.1)", "mercurial:lit-relief", "contrast=5",
+             "smoothness=0.4", "light2-enabled=true", "shadow-color=rgba(0,0,0.2,0.5)", "shininess=12"],
+            ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
+             "style=outer-bevel", "radius=7", "soften=1.5"],
+            ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:liquid-metal", "style=pillow-emboss",
+             "technique=chisel-soft", "radius=6", "gloss-contour=ring", "custom-light=true", "light-angle=45"],
         ]
         for (n, ops) in graphs.enumerated() {
             let a = dir.appendingPathComponent("a\(n).exr").path, b = dir.appendingPathComponent("b\(n).exr").path

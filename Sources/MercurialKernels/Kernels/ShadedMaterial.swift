@@ -1,6 +1,13 @@
 import CPrefetch
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
+#else
+/// The entry points the plug-in calls, in whichever build suits the CPU (both builds conform). (The
+/// shading image's type is shared: ShadingImage.swift.)
+public protocol ShadedMaterialKernel {
+    static func shade(heightAlpha: UnsafePointer<Float>, rowLength: Int?, width: Int, height: Int,
+                      scale: Float, shading: ShadingImage, into out: UnsafeMutablePointer<Float>)
+}
 #endif
 
 // Shading a height field by looking each surface normal up in a picture of a lit hemisphere
@@ -297,3 +304,5 @@ public enum ShadedMaterial {
         }
     }
 }
+
+extension ShadedMaterial: ShadedMaterialKernel {}
