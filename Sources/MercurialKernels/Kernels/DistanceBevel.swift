@@ -90,31 +90,44 @@ enum DistanceBevel {
     }
 
     /// Exact distance from pixel (x, y) to the nearest crossing, searching seed pixels whose squared
-    /// distance lies in [dc2, (√dc2 + 1.5)²].
+    /// distance lies in [dc2, (√dc2 + 1.5)²]: per row, only the annulus's two runs (the pixels
+    /// nearer than √dc2 are never visited; dc2 is a whole number, so where they end is exact).
     static func nearestCrossing(x: Int, y: Int, dc2: Float, width w: Int, height h: Int,
                                 seed: [Bool], tx: [Float], ty: [Float]) -> Float {
         let outer = dc2.squareRoot() + 1.5
         let reach = Int(outer)
         let outer2 = outer * outer
+        let inner2 = Int(dc2)
         var best2 = infinity
+        @inline(__always) func visit(_ dx: Int, _ dy: Int, _ dy2: Float) {
+            let xx = x + dx, yy = y + dy
+            guard xx >= 0, xx < w else { return }
+            let j = yy * w + xx
+            guard seed[j] else { return }
+            // The crossings on this pixel's four segments (its own right/below, and the
+            // right/below of its left/upper neighbours).
+            let fx = Float(dx), fy = Float(dy)
+            if tx[j] >= 0 { best2 = min(best2, sq(fx + tx[j]) + fy * fy) }
+            if ty[j] >= 0 { best2 = min(best2, fx * fx + sq(fy + ty[j])) }
+            if xx > 0, tx[j - 1] >= 0 { best2 = min(best2, sq(fx - 1 + tx[j - 1]) + fy * fy) }
+            if yy > 0, ty[j - w] >= 0 { best2 = min(best2, fx * fx + sq(fy - 1 + ty[j - w])) }
+        }
+        // The first |dx| with dx² + dy² ≥ dc2, carried from row to row (it changes by a few steps).
+        var start = 0
         for dy in -reach...reach {
+            let need = inner2 - dy * dy
+            while start * start < need { start += 1 }
+            while start > 0, (start - 1) * (start - 1) >= need { start -= 1 }
             let yy = y + dy
             guard yy >= 0, yy < h else { continue }
             let dy2 = Float(dy * dy)
             let span = Int((max(outer2 - dy2, 0)).squareRoot())
-            for dx in -span...span {
-                let xx = x + dx
-                guard xx >= 0, xx < w else { continue }
-                let d2 = Float(dx * dx) + dy2
-                guard d2 >= dc2, seed[yy * w + xx] else { continue }
-                let j = yy * w + xx
-                // The crossings on this pixel's four segments (its own right/below, and the
-                // right/below of its left/upper neighbours).
-                let fx = Float(xx - x), fy = Float(yy - y)
-                if tx[j] >= 0 { best2 = min(best2, sq(fx + tx[j]) + fy * fy) }
-                if ty[j] >= 0 { best2 = min(best2, fx * fx + sq(fy + ty[j])) }
-                if xx > 0, tx[j - 1] >= 0 { best2 = min(best2, sq(fx - 1 + tx[j - 1]) + fy * fy) }
-                if yy > 0, ty[j - w] >= 0 { best2 = min(best2, fx * fx + sq(fy - 1 + ty[j - w])) }
+            guard start <= span else { continue }
+            for dx in start...span { visit(dx, dy, dy2) }
+            if start == 0 {
+                if span >= 1 { for dx in 1...span { visit(-dx, dy, dy2) } }
+            } else {
+                for dx in start...span { visit(-dx, dy, dy2) }
             }
         }
         return best2.squareRoot()
