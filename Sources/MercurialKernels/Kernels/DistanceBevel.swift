@@ -112,22 +112,30 @@ enum DistanceBevel {
             if xx > 0, tx[j - 1] >= 0 { best2 = min(best2, sq(fx - 1 + tx[j - 1]) + fy * fy) }
             if yy > 0, ty[j - w] >= 0 { best2 = min(best2, fx * fx + sq(fy - 1 + ty[j - w])) }
         }
-        // The first |dx| with dx² + dy² ≥ dc2, carried from row to row (it changes by a few steps).
-        var start = 0
-        for dy in -reach...reach {
-            let need = inner2 - dy * dy
-            while start * start < need { start += 1 }
-            while start > 0, (start - 1) * (start - 1) >= need { start -= 1 }
-            let yy = y + dy
-            guard yy >= 0, yy < h else { continue }
-            let dy2 = Float(dy * dy)
-            let span = Int((max(outer2 - dy2, 0)).squareRoot())
-            guard start <= span else { continue }
-            for dx in start...span { visit(dx, dy, dy2) }
-            if start == 0 {
-                if span >= 1 { for dx in 1...span { visit(-dx, dy, dy2) } }
-            } else {
-                for dx in start...span { visit(-dx, dy, dy2) }
+        // Per |dy|: the last |dx| inside the outer circle, and the first with dx² + dy² ≥ dc2 (the
+        // latter carried from row to row: it changes by a few steps). Rows dy and −dy share both.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (reach + 1)) { bounds in
+            let spans = bounds.baseAddress!, starts = spans + reach + 1
+            var start = 0
+            for d in stride(from: reach, through: 0, by: -1) {
+                let need = inner2 - d * d
+                while start * start < need { start += 1 }
+                while start > 0, (start - 1) * (start - 1) >= need { start -= 1 }
+                starts[d] = start
+                spans[d] = Int((max(outer2 - Float(d * d), 0)).squareRoot())
+            }
+            for dy in -reach...reach {
+                let yy = y + dy
+                guard yy >= 0, yy < h else { continue }
+                let dy2 = Float(dy * dy)
+                let span = spans[abs(dy)], start = starts[abs(dy)]
+                guard start <= span else { continue }
+                for dx in start...span { visit(dx, dy, dy2) }
+                if start == 0 {
+                    if span >= 1 { for dx in 1...span { visit(-dx, dy, dy2) } }
+                } else {
+                    for dx in start...span { visit(-dx, dy, dy2) }
+                }
             }
         }
         return best2.squareRoot()
