@@ -16,7 +16,7 @@ import sys
 import gi
 
 gi.require_version("Gegl", "0.4")
-from gi.repository import Gegl  # noqa: E402
+from gi.repository import Gegl, GObject  # noqa: E402
 
 OPS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal",
        "lit-relief"]
@@ -206,6 +206,30 @@ def case_property_extremes(op):
         expect(non_finite(px) == 0, f"non-finite output with properties at {where}")
 
 
+def case_every_choice_at_max(op):
+    """Every value of every enumerated property (style, technique, profile, contour, …), each with
+    every numeric property at its maximum (radius 128, soften 16, …): finite output, within the
+    suite's memory and time limits."""
+    specs = Gegl.Operation.list_properties("mercurial:" + op)
+    enums = [s for s in specs if GObject.type_is_a(s.value_type, GObject.TYPE_ENUM)]
+    numeric = [s for s in specs if s.value_type.name in ("gdouble", "gint")]
+    for spec in enums:
+        for value in sorted(type(spec.default_value).__enum_values__):
+            g = Gegl.Node()
+            t = text(g)
+            node = op_node(g, op)
+            t.link(node)
+            for n in numeric:
+                node.set_property(n.name, n.maximum)
+            if op == "hemisphere-light-render":
+                node.set_property("size", 64)
+            node.set_property(spec.name, value)
+            box = node.get_bounding_box()
+            w, h = min(max(1, box.width), 256), min(max(1, box.height), 256)
+            px = render(node, box.x, box.y, w, h)
+            expect(non_finite(px) == 0, f"non-finite output with {spec.name} = {value} and the numbers at their maximum")
+
+
 def case_odd_extents(op):
     """Extents 1×1, 30000×2 and one far from the origin at a negative position."""
     for (x, y, w, h) in [(0, 0, 1, 1), (0, 0, 30000, 2), (-70001, -3, 5, 9)]:
@@ -243,8 +267,9 @@ for _op in OPS:
                        ("infinite-input-region", case_infinite_input_region),
                        ("infinite-input-whole", case_infinite_input_whole),
                        ("nan-pixels", case_nan_pixels), ("property-extremes", case_property_extremes),
+                       ("every-choice-at-max", case_every_choice_at_max),
                        ("odd-extents", case_odd_extents), ("formats", case_formats)]:
-        if _op == "hemisphere-light-render" and _name not in ("no-input", "property-extremes"):
+        if _op == "hemisphere-light-render" and _name not in ("no-input", "property-extremes", "every-choice-at-max"):
             continue
         CASES[f"{_op}/{_name}"] = (_fn, _op)
     if _op in COMPOSERS:
