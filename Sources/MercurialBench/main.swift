@@ -51,10 +51,15 @@ let width = 3840, height = 2160
 
 /// Renders a node of a throw-away graph into an RGBA float buffer, once.
 func prerender(_ build: (Graph) -> Node) -> Buffer {
+    prerender(format: "RGBA float", components: 4, build)
+}
+
+/// The same, kept in `format` (e.g. "Y float", as the height field writes it).
+func prerender(format: String, components: Int, _ build: (Graph) -> Node) -> Buffer {
     let g = Graph()
     let node = build(g)
-    let pixels = g.render(node, x: 0, y: 0, width: width, height: height, format: "RGBA float", components: 4)
-    return Buffer(width: width, height: height, format: "RGBA float", pixels: pixels)
+    let pixels = g.render(node, x: 0, y: 0, width: width, height: height, format: format, components: components)
+    return Buffer(width: width, height: height, format: format, pixels: pixels)
 }
 
 /// A text-like mask: white letters on black, filling the frame.
@@ -296,7 +301,8 @@ if ["lit-relief", "paint"].contains(where: wanted) {
         }
     }
     let layer = Buffer(width: width, height: height, format: "RGBA float", pixels: paint)
-    let heights = prerender { g in
+    // The height field as mercurial:height-field-from-mask writes it: one grey channel.
+    let heights = prerender(format: "Y float", components: 1) { g in
         let src = g.add("gegl:buffer-source", ["buffer": .buffer(mask)])
         let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10)])
         g.link(src, hf)
