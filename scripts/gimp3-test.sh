@@ -61,24 +61,16 @@ read -r -d '' script <<'SCM' || true
                                     "preset" "gold" "radius" 6.0)
     (save (car il) "liquid-metal"))
   ; Bevel & Emboss: each style (with a technique each, and the other controls on the last).
-  (let* ((il (text-image "Hg 3" '(0 0 0))))
-    (gimp-drawable-merge-new-filter (cadr il) "mercurial:liquid-metal" 0 LAYER-MODE-REPLACE 1.0
-                                    "style" "inner-bevel" "technique" "smooth" "radius" 6.0)
-    (save (car il) "liquid-metal-inner-bevel"))
-  (let* ((il (text-image "Hg 3" '(0 0 0))))
-    (gimp-drawable-merge-new-filter (cadr il) "mercurial:liquid-metal" 0 LAYER-MODE-REPLACE 1.0
-                                    "style" "outer-bevel" "technique" "chisel-hard" "radius" 6.0)
-    (save (car il) "liquid-metal-outer-bevel"))
-  (let* ((il (text-image "Hg 3" '(0 0 0))))
-    (gimp-drawable-merge-new-filter (cadr il) "mercurial:liquid-metal" 0 LAYER-MODE-REPLACE 1.0
-                                    "style" "emboss" "technique" "chisel-soft" "radius" 6.0)
-    (save (car il) "liquid-metal-emboss"))
-  (let* ((il (text-image "Hg 3" '(0 0 0))))
-    (gimp-drawable-merge-new-filter (cadr il) "mercurial:liquid-metal" 0 LAYER-MODE-REPLACE 1.0
-                                    "style" "pillow-emboss" "technique" "smooth" "radius" 6.0 "soften" 1.5
-                                    "direction" "down" "custom-light" TRUE "light-angle" 60.0
-                                    "light-altitude" 40.0 "gloss-contour" "ring")
-    (save (car il) "liquid-metal-pillow-emboss"))
+  (define (bevel name . properties)
+    (let* ((il (text-image "Hg 3" '(0 0 0))))
+      (apply gimp-drawable-merge-new-filter
+             (append (list (cadr il) "mercurial:liquid-metal" 0 LAYER-MODE-REPLACE 1.0) properties))
+      (save (car il) (string-append "liquid-metal-" name))))
+  (bevel "inner-bevel" "style" "inner-bevel" "technique" "smooth" "radius" 6.0)
+  (bevel "outer-bevel" "style" "outer-bevel" "technique" "chisel-hard" "radius" 6.0)
+  (bevel "emboss" "style" "emboss" "technique" "chisel-soft" "radius" 6.0)
+  (bevel "pillow-emboss" "style" "pillow-emboss" "technique" "smooth" "radius" 6.0 "soften" 1.5
+         "direction" "down" "custom-light" TRUE "light-angle" 60.0 "light-altitude" 40.0 "gloss-contour" "ring")
   (let* ((il (text-image "Hg 3" '(0 0 0))))
     (gimp-drawable-merge-new-filter (cadr il) "mercurial:height-field-from-mask" 0 LAYER-MODE-REPLACE 1.0
                                     "mask" "alpha" "radius" 8.0)

@@ -361,6 +361,28 @@ if ["lit-relief", "paint"].contains(where: wanted) {
 }
 
 // MARK: liquid-metal, the whole filter as a host runs it
+/// liquid-metal's inner chain with its default properties, up to stage n: 1 the height field (the
+/// layer's alpha kept), 2 + shaded material lit by the hemisphere render, 3 + the foil at 0.
+func metalStages(_ n: Int) -> (Graph, Node?) -> Node {
+    { g, src in
+        var last = g.add("mercurial:height-field-from-mask",
+                         ["radius": .double(8), "mask": .string("alpha"), "keep-alpha": .bool(true)])
+        g.link(src!, last)
+        if n >= 2 {
+            let shade = g.add("mercurial:shaded-material", ["scale": .double(10)])
+            g.connect(g.add("mercurial:hemisphere-light-render"), to: shade, pad: "aux")
+            g.link(last, shade)
+            last = shade
+        }
+        if n >= 3 {
+            let foil = g.add("mercurial:holographic-hue", ["strength": .double(0)])
+            g.link(last, foil)
+            last = foil
+        }
+        return last
+    }
+}
+
 if ["liquid-metal", "layer floor"].contains(where: wanted) {
     // A text layer as GIMP hands it over: black letters on transparency (the mask as alpha).
     let maskPixels = mask.pixels(format: "Y float", components: 1)
@@ -371,35 +393,9 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
         Case(name: "mercurial:liquid-metal on a text layer", source: layer, build: filter("mercurial:liquid-metal")),
         Case(name: "layer floor: gegl:invert-linear on the same layer", source: layer, build: filter("gegl:invert-linear")),
         // Where liquid-metal's time goes: its inner chain cut after each stage.
-        Case(name: "  liquid-metal stage 1: height field alone", source: layer, build: filter("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])),
-        Case(name: "  liquid-metal stages 1-2: + shaded material", source: layer, build: { g, src in
-            let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])
-            let op = g.add("mercurial:shaded-material", ["scale": .double(10)])
-            let sphere = g.add("mercurial:hemisphere-light-render")
-            g.link(src!, hf); g.link(hf, op)
-            g.connect(sphere, to: op, pad: "aux")
-            return op
-        }),
-        Case(name: "  liquid-metal stages 1-3: + foil at 0", source: layer, build: { g, src in
-            let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])
-            let op = g.add("mercurial:shaded-material", ["scale": .double(10)])
-            let sphere = g.add("mercurial:hemisphere-light-render")
-            let foil = g.add("mercurial:holographic-hue", ["strength": .double(0)])
-            g.link(src!, hf); g.link(hf, op); g.link(op, foil)
-            g.connect(sphere, to: op, pad: "aux")
-            return foil
-        }),
-        Case(name: "  liquid-metal stages 1-4: + gegl:dst-in by the layer", source: layer, build: { g, src in
-            let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(8), "mask": .string("alpha")])
-            let op = g.add("mercurial:shaded-material", ["scale": .double(10)])
-            let sphere = g.add("mercurial:hemisphere-light-render")
-            let foil = g.add("mercurial:holographic-hue", ["strength": .double(0)])
-            let cut = g.add("gegl:dst-in")
-            g.link(src!, hf); g.link(hf, op); g.link(op, foil); g.link(foil, cut)
-            g.connect(sphere, to: op, pad: "aux")
-            g.connect(src!, to: cut, pad: "aux")
-            return cut
-        }),
+        Case(name: "  liquid-metal stage 1: height field alone", source: layer, build: metalStages(1)),
+        Case(name: "  liquid-metal stages 1-2: + shaded material", source: layer, build: metalStages(2)),
+        Case(name: "  liquid-metal stages 1-3: + foil at 0", source: layer, build: metalStages(3)),
     ]
     // Bevel & Emboss: every style with every technique, and soften, on the same layer.
     let styleCases = ["inner-bevel", "outer-bevel", "emboss", "pillow-emboss"].flatMap { style in
@@ -414,7 +410,7 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
     for c in styleCases { compare(c.name, [("mercurial:liquid-metal on a text layer", "≤ 1.5")]) }
     compare("layer floor: gegl:invert-linear on the same layer", [])
     for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: + shaded material",
-                  "  liquid-metal stages 1-3: + foil at 0", "  liquid-metal stages 1-4: + gegl:dst-in by the layer"] {
+                  "  liquid-metal stages 1-3: + foil at 0"] {
         compare(stage, [("layer floor: gegl:invert-linear on the same layer", "")])
     }
 }
