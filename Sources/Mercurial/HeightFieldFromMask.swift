@@ -52,7 +52,8 @@ enum HeightFieldFromMask: AreaFilterOperation {
     struct Prepared: Sendable {
         var channel: MaskChannel
         var parameters: HeightFieldParameters
-        /// Core Image profile: the Gaussian weights of each level, built once per render.
+        /// Core Image profile: the Gaussian weights of each level, built once per render (for a
+        /// style's sides: of the side's width).
         var weights: [[Float]]
         /// Whether the output carries the input's alpha beside the height (Y A) or is opaque (Y).
         var keepAlpha: Bool
@@ -61,8 +62,9 @@ enum HeightFieldFromMask: AreaFilterOperation {
     static func prepare(_ context: PrepareContext) -> Prepared {
         let p = context.properties.typed(Properties.self)
         let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
+        let levels = parameters.isPlainInner ? parameters.sigmas : parameters.side(radius: parameters.sideRadius).sigmas
         let prepared = Prepared(channel: p.mask, parameters: parameters,
-                                weights: parameters.sigmas.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
+                                weights: levels.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
         context.setFormat("input", .yaFloat)
         context.setFormat("output", p.keepAlpha ? .yaFloat : .yFloat)
         context.setHalo(prepared.parameters.halo)
@@ -71,18 +73,33 @@ enum HeightFieldFromMask: AreaFilterOperation {
 
     // MARK: Process
 
-    /// Work is done in blocks whose window (block + halo) stays under this many pixels, so memory
-    /// per thread is bounded whatever region GEGL asks for.
+    /// The exact-distance profiles work on whole windows: blocks whose window (block + halo) stays
+    /// under this many pixels, so memory per thread is bounded whatever region GEGL asks for.
     static let windowPixelBudget = 4 << 20
+    /// The Core Image profile streams rows through rings as wide as the window, whatever its
+    /// height: its blocks are as wide as this window allows and as tall as the region (a style's
+    /// blocks hold their sides' heights: at most `styledBlockPixels`). Wide, tall blocks keep the
+    /// halo's share of the work small even at the largest radius (halo ≈ 7R).
+    static let streamWindowWidth = 4096
+    static let styledBlockPixels = 2 << 20
     /// Rows read from the input (and written to the output) per GeglBuffer call.
     static let stripRows = 64
 
+    /// Whether the Core Image cascade streams (every style; the exact-distance profiles and a
+    /// radius under one pixel work on whole windows).
+    static func streams(_ p: HeightFieldParameters) -> Bool { p.profile == .coreImage && !p.returnsMask }
+
     static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
-        let halo = prepared.parameters.halo
-        let side = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo)
-        for by in stride(from: roi.y, to: roi.maxY, by: side) {
-            for bx in stride(from: roi.x, to: roi.maxX, by: side) {
-                let block = Rect(x: bx, y: by, width: min(side, roi.maxX - bx), height: min(side, roi.maxY - by))
+        let p = prepared.parameters
+        let halo = p.halo
+        var width = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo), height = width
+        if streams(p) {
+            width = max(256, streamWindowWidth - 2 * halo)
+            height = p.isPlainInner ? roi.height : max(64, styledBlockPixels / width)
+        }
+        for by in stride(from: roi.y, to: roi.maxY, by: height) {
+            for bx in stride(from: roi.x, to: roi.maxX, by: width) {
+                let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
                 processBlock(prepared, input: input, output: output, block: block)
             }
         }
@@ -93,12 +110,12 @@ enum HeightFieldFromMask: AreaFilterOperation {
         let inset = block.x - window.x, top = block.y - window.y
         // With keep-alpha: the input's alpha of the block's rows, kept as the mask rows pass by, in a
         // ring of rows tagged with the block row each holds (a row gone from the ring is read again).
-        // The streaming path needs a few strips' worth; the whole-window path keeps the block's
-        // (it holds window-sized planes anyway).
-        let streams = prepared.parameters.isPlainInner && prepared.parameters.profile == .coreImage
-            && !prepared.parameters.returnsMask
+        // The plain streaming path needs a few strips' worth; the others keep the block's (they
+        // write the block once its heights are all made).
+        let streamsRows = streams(prepared.parameters) && prepared.parameters.isPlainInner
         let ringRows = !prepared.keepAlpha ? 0
-            : streams ? min(block.height, 2 * (prepared.parameters.halo + MercurialKernels.HeightField.readBatch + stripRows)) : block.height
+            : streamsRows ? min(block.height, 2 * (prepared.parameters.halo + MercurialKernels.HeightField.readBatch + stripRows))
+            : block.height
         var alpha = [Float](repeating: 0, count: ringRows * block.width)
         var alphaRow = [Int](repeating: -1, count: ringRows)
         // Mask rows: luminance and alpha read through babl, outside the input's extent both 0.
@@ -166,10 +183,21 @@ enum HeightFieldFromMask: AreaFilterOperation {
             }
         }
 
-        guard streams else {
+        guard streams(prepared.parameters) else {
             var mask = Plane(width: window.width, height: window.height)
             mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
             let (heights, coverage) = kernel.styled(window: mask, parameters: prepared.parameters)
+            heights.pixels.withUnsafeBufferPointer { h in
+                if let coverage {
+                    coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!) }
+                } else {
+                    write(block, h.baseAddress!)
+                }
+            }
+            return
+        }
+        guard prepared.parameters.isPlainInner else {
+            let (heights, coverage) = streamStyled(prepared, window: window, block: block, readMask: readMask)
             heights.pixels.withUnsafeBufferPointer { h in
                 if let coverage {
                     coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!) }
@@ -198,6 +226,61 @@ enum HeightFieldFromMask: AreaFilterOperation {
             }
             flush()
         }
+    }
+
+    /// A style with the Core Image profile, streamed: each side's cascade runs over the window's
+    /// rows (the mask, or 1 − mask) and its rows land in the block grown by the soften taps; they
+    /// are combined and softened as `HeightField.styled` does, with the same arithmetic, so the
+    /// pixels are the same.
+    static func streamStyled(_ prepared: Prepared, window: Rect, block: Rect,
+                             readMask: (Int, Int, UnsafeMutablePointer<Float>) -> Void) -> (heights: Plane, coverage: Plane?) {
+        let p = prepared.parameters
+        let soft = p.softenTaps
+        let rw = block.width + 2 * soft, rh = block.height + 2 * soft
+        var inner = Plane(width: p.style == .outer ? 0 : rw, height: p.style == .outer ? 0 : rh)
+        if p.style != .outer {
+            inner.pixels.withUnsafeMutableBufferPointer { dst in
+                kernel.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
+                                     readRows: readMask) { y, row in
+                    (dst.baseAddress! + y * rw).update(from: row, count: rw)
+                }
+            }
+        }
+        guard p.style.reachesOutside else {
+            return (soft > 0 ? kernel.soften(inner, sigma: p.effectiveSoften, taps: soft) : inner, nil)
+        }
+        func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
+            readMask(first, count, into)
+            for i in 0..<(count * window.width) { into[i] = 1 - sanitizedMask(into[i]) }
+        }
+        var combined = Plane(width: rw, height: rh)
+        var coverage = Plane(width: block.width, height: block.height)
+        let width = Float(max(p.sideRadius, 1))
+        combined.pixels.withUnsafeMutableBufferPointer { c in
+            coverage.pixels.withUnsafeMutableBufferPointer { cover in
+                inner.pixels.withUnsafeBufferPointer { h in
+                    kernel.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
+                                         readRows: readInverted) { y, outer in
+                        let row = c.baseAddress! + y * rw
+                        switch p.style {
+                        case .inner: break
+                        case .outer: for x in 0..<rw { row[x] = 1 - outer[x] }
+                        case .emboss:
+                            let i = h.baseAddress! + y * rw
+                            for x in 0..<rw { row[x] = 0.5 * i[x] + 0.5 * (1 - outer[x]) }
+                        case .pillow:
+                            let i = h.baseAddress! + y * rw
+                            for x in 0..<rw { row[x] = i[x] + outer[x] }
+                        }
+                        let by = y - soft
+                        guard by >= 0, by < block.height else { return }
+                        let out = cover.baseAddress! + by * block.width
+                        for x in 0..<block.width { out[x] = min(1, width * (1 - outer[x + soft])) }
+                    }
+                }
+            }
+        }
+        return (soft > 0 ? kernel.soften(combined, sigma: p.effectiveSoften, taps: soft) : combined, coverage)
     }
 
     // MARK: Keys

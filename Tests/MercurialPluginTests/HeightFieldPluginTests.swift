@@ -46,6 +46,34 @@ final class HeightFieldPluginTests: PluginTestCase {
         XCTAssertEqual(g.get(n, "radius"), "37.25")
     }
 
+    /// Every style, with and without soften, for each profile: the op (the Core Image profile
+    /// streams its sides' rows; the others work on whole windows) equals the kernel's whole-plane
+    /// computation, with the coverage as alpha.
+    func testStylesEqualKernel() {
+        let (buffer, plane) = maskBuffer()
+        let nicks = ["inner-bevel", "outer-bevel", "emboss", "pillow-emboss"]
+        for profile in [BevelProfile.coreImage, .round] {
+            for style in BevelStyle.allCases {
+                for soften in [0.0, 1.7] {
+                    let g = Graph()
+                    let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
+                    let hf = g.add(op, ["radius": .double(7.5), "profile": .string(profile == .round ? "round" : "core-image"),
+                                        "style": .string(nicks[style.rawValue]), "soften": .double(soften),
+                                        "keep-alpha": .bool(true)])
+                    g.link(src, hf)
+                    let got = render(g, hf, x: 13, y: -7, width: 96, height: 80, format: "YA float", components: 2)
+                    let p = HeightFieldParameters(radius: 7.5, profile: profile, style: style, soften: soften)
+                    let (want, coverage) = HeightField.styled(window: plane.padded(by: p.halo), parameters: p)
+                    let what = "\(profile) \(style) soften \(soften)"
+                    XCTAssertEqual(stride(from: 0, to: got.count, by: 2).map { got[$0] }, want.pixels, what)
+                    // The input is opaque: alpha 1, whatever the coverage.
+                    XCTAssertTrue(stride(from: 1, to: got.count, by: 2).allSatisfy { got[$0] == 1 }, what)
+                    XCTAssertEqual(coverage == nil, style == .inner, what)
+                }
+            }
+        }
+    }
+
     /// keep-alpha: the same heights, beside the input's own alpha (not the mask's), for every
     /// profile; on a frame tall enough that blocks are taller than the ring of kept rows, so the
     /// rows read again are covered too.

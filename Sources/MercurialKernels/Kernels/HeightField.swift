@@ -123,6 +123,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
 /// The entry points the plug-in calls, in whichever build suits the CPU (both builds conform).
 public protocol HeightFieldKernel {
     static func styled(window: Plane, parameters p: HeightFieldParameters) -> (heights: Plane, coverage: Plane?)
+    static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane
     static func coreImageRows(width: Int, height: Int, weights: [[Float]],
                               readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                               emit: (Int, UnsafePointer<Float>) -> Void)
@@ -215,7 +216,7 @@ public enum HeightField {
     }
 
     /// A Gaussian blur of σ over `plane`, cut at `taps`: the result is `taps` smaller on every side.
-    static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
+    public static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
         let w = Gaussian.weights(sigma: sigma, taps: taps)
         let outW = plane.width - 2 * taps, outH = plane.height - 2 * taps
         var across = Plane(width: outW, height: plane.height)
