@@ -269,7 +269,7 @@ public enum HeightField {
     /// Rows flow through the levels as they are made. The mask is read `readBatch` rows at a time
     /// into a ring that holds only the rows still needed (halo + first radius + a batch), and each
     /// level keeps only the 2r + 1 rows of its horizontal pass that its vertical pass needs, so the
-    /// working set is a few hundred kilobytes whatever the window's size. Work is skipped where the
+    /// working set grows with the window's width and the radius, never with its height. Work is skipped where the
     /// mask is 0 (the product is 0 there whatever the blur gives), per row span.
     ///
     /// `readRows(first, count, into)` must write `count` mask rows of `width` values (any floats:
