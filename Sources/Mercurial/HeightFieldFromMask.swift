@@ -183,29 +183,21 @@ enum HeightFieldFromMask: AreaFilterOperation {
             }
         }
 
+        /// Writes a style's heights over the block, with their coverage when the style has one.
+        func write(_ result: (heights: Plane, coverage: Plane?)) {
+            result.heights.pixels.withUnsafeBufferPointer { h in
+                guard let coverage = result.coverage else { return write(block, h.baseAddress!) }
+                coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!) }
+            }
+        }
         guard streams(prepared.parameters) else {
             var mask = Plane(width: window.width, height: window.height)
             mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
-            let (heights, coverage) = kernel.styled(window: mask, parameters: prepared.parameters)
-            heights.pixels.withUnsafeBufferPointer { h in
-                if let coverage {
-                    coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!) }
-                } else {
-                    write(block, h.baseAddress!)
-                }
-            }
-            return
+            return write(kernel.styled(window: mask, parameters: prepared.parameters))
         }
         guard prepared.parameters.isPlainInner else {
-            let (heights, coverage) = streamStyled(prepared, window: window, block: block, readMask: readMask)
-            heights.pixels.withUnsafeBufferPointer { h in
-                if let coverage {
-                    coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!) }
-                } else {
-                    write(block, h.baseAddress!)
-                }
-            }
-            return
+            return write(kernel.styledStream(prepared.parameters, weights: prepared.weights, width: window.width,
+                                             height: window.height, readRows: readMask))
         }
         // Core Image: the mask streams in and height rows stream out; write them a strip at a time.
         var rows = [Float](repeating: 0, count: block.width * stripRows)
@@ -226,61 +218,6 @@ enum HeightFieldFromMask: AreaFilterOperation {
             }
             flush()
         }
-    }
-
-    /// A style with the Core Image profile, streamed: each side's cascade runs over the window's
-    /// rows (the mask, or 1 − mask) and its rows land in the block grown by the soften taps; they
-    /// are combined and softened as `HeightField.styled` does, with the same arithmetic, so the
-    /// pixels are the same.
-    static func streamStyled(_ prepared: Prepared, window: Rect, block: Rect,
-                             readMask: (Int, Int, UnsafeMutablePointer<Float>) -> Void) -> (heights: Plane, coverage: Plane?) {
-        let p = prepared.parameters
-        let soft = p.softenTaps
-        let rw = block.width + 2 * soft, rh = block.height + 2 * soft
-        var inner = Plane(width: p.style == .outer ? 0 : rw, height: p.style == .outer ? 0 : rh)
-        if p.style != .outer {
-            inner.pixels.withUnsafeMutableBufferPointer { dst in
-                kernel.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
-                                     readRows: readMask) { y, row in
-                    (dst.baseAddress! + y * rw).update(from: row, count: rw)
-                }
-            }
-        }
-        guard p.style.reachesOutside else {
-            return (soft > 0 ? kernel.soften(inner, sigma: p.effectiveSoften, taps: soft) : inner, nil)
-        }
-        func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
-            readMask(first, count, into)
-            for i in 0..<(count * window.width) { into[i] = 1 - sanitizedMask(into[i]) }
-        }
-        var combined = Plane(width: rw, height: rh)
-        var coverage = Plane(width: block.width, height: block.height)
-        let width = Float(max(p.sideRadius, 1))
-        combined.pixels.withUnsafeMutableBufferPointer { c in
-            coverage.pixels.withUnsafeMutableBufferPointer { cover in
-                inner.pixels.withUnsafeBufferPointer { h in
-                    kernel.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
-                                         readRows: readInverted) { y, outer in
-                        let row = c.baseAddress! + y * rw
-                        switch p.style {
-                        case .inner: break
-                        case .outer: for x in 0..<rw { row[x] = 1 - outer[x] }
-                        case .emboss:
-                            let i = h.baseAddress! + y * rw
-                            for x in 0..<rw { row[x] = 0.5 * i[x] + 0.5 * (1 - outer[x]) }
-                        case .pillow:
-                            let i = h.baseAddress! + y * rw
-                            for x in 0..<rw { row[x] = i[x] + outer[x] }
-                        }
-                        let by = y - soft
-                        guard by >= 0, by < block.height else { return }
-                        let out = cover.baseAddress! + by * block.width
-                        for x in 0..<block.width { out[x] = min(1, width * (1 - outer[x + soft])) }
-                    }
-                }
-            }
-        }
-        return (soft > 0 ? kernel.soften(combined, sigma: p.effectiveSoften, taps: soft) : combined, coverage)
     }
 
     // MARK: Keys

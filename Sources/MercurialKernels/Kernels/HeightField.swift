@@ -123,7 +123,8 @@ public struct HeightFieldParameters: Sendable, Equatable {
 /// The entry points the plug-in calls, in whichever build suits the CPU (both builds conform).
 public protocol HeightFieldKernel {
     static func styled(window: Plane, parameters p: HeightFieldParameters) -> (heights: Plane, coverage: Plane?)
-    static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane
+    static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width: Int, height: Int,
+                             readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void) -> (heights: Plane, coverage: Plane?)
     static func coreImageRows(width: Int, height: Int, weights: [[Float]],
                               readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                               emit: (Int, UnsafePointer<Float>) -> Void)
@@ -174,12 +175,19 @@ public enum HeightField {
         let outW = window.width - 2 * halo, outH = window.height - 2 * halo
         guard outW > 0, outH > 0 else { return (Plane(width: max(outW, 0), height: max(outH, 0)), nil) }
         let side = p.side(radius: p.sideRadius)
+        if side.profile == .coreImage, !side.returnsMask {
+            return window.pixels.withUnsafeBufferPointer { m in
+                styledStream(p, weights: side.sigmas.map(gaussianWeights), width: window.width, height: window.height) {
+                    first, count, into in into.update(from: m.baseAddress! + first * window.width, count: count * window.width)
+                }
+            }
+        }
         var mask = window
         for i in mask.pixels.indices { mask.pixels[i] = sanitizedMask(mask.pixels[i]) }
         // The sides over the output grown by the soften taps (halo = side's halo + soft). The
         // exact-distance profiles measure both sides to the same edge in one distance transform.
         var inner: Plane? = nil, outer: Plane? = nil
-        if p.style.reachesOutside, side.profile != .coreImage, !side.returnsMask {
+        if p.style.reachesOutside, !side.returnsMask {
             (inner, outer) = DistanceBevel.sides(mask: mask, radius: Float(side.effectiveRadius), profile: side.profile,
                                                  halo: side.halo, inside: p.style != .outer, outside: true)
         } else {
@@ -192,31 +200,92 @@ public enum HeightField {
         }
         let gw = outW + 2 * soft, gh = outH + 2 * soft
         var combined = Plane(width: gw, height: gh)
-        for i in 0..<(gw * gh) {
-            switch p.style {
-            case .inner: combined.pixels[i] = inner!.pixels[i]
-            case .outer: combined.pixels[i] = 1 - outer!.pixels[i]
-            case .emboss: combined.pixels[i] = 0.5 * inner!.pixels[i] + 0.5 * (1 - outer!.pixels[i])
-            case .pillow: combined.pixels[i] = inner!.pixels[i] + outer!.pixels[i]
-            }
-        }
-        var coverage: Plane? = nil
-        if let outer {
-            let width = Float(max(p.sideRadius, 1))
-            var c = Plane(width: outW, height: outH)
-            for y in 0..<outH {
-                for x in 0..<outW {
-                    c[x, y] = min(1, width * (1 - outer[x + soft, y + soft]))
+        var coverage: Plane? = outer == nil ? nil : Plane(width: outW, height: outH)
+        let width = Float(max(p.sideRadius, 1))
+        let innerRows = inner?.pixels ?? [], outerRows = outer?.pixels ?? []
+        combined.pixels.withUnsafeMutableBufferPointer { c in
+            innerRows.withUnsafeBufferPointer { i in
+                outerRows.withUnsafeBufferPointer { o in
+                    for y in 0..<gh {
+                        let ir = inner == nil ? nil : i.baseAddress! + y * gw
+                        let or = outer == nil ? nil : o.baseAddress! + y * gw
+                        combineRow(p.style, inner: ir, outer: or, into: c.baseAddress! + y * gw, count: gw)
+                        guard let or, y >= soft, y < soft + outH else { continue }
+                        coverage!.pixels.withUnsafeMutableBufferPointer {
+                            coverageRow(outer: or + soft, width: width, into: $0.baseAddress! + (y - soft) * outW, count: outW)
+                        }
+                    }
                 }
             }
-            coverage = c
         }
         guard soft > 0 else { return (combined, coverage) }
         return (soften(combined, sigma: p.effectiveSoften, taps: soft), coverage)
     }
 
+    /// `styled` with the Core Image profile, streamed: each side's cascade runs over the rows of a
+    /// width × height window (`readRows` gives the mask's; the outer side reads 1 − mask), and its
+    /// rows land in the output grown by the soften taps, combined as they come. `weights`: the
+    /// side's levels (`gaussianWeights` of `p.side(radius: p.sideRadius).sigmas`), built once.
+    public static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width w: Int, height h: Int,
+                                    readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void)
+        -> (heights: Plane, coverage: Plane?) {
+        let soft = p.softenTaps, sideHalo = p.halo - soft
+        let rw = w - 2 * sideHalo, rh = h - 2 * sideHalo
+        let outW = rw - 2 * soft, outH = rh - 2 * soft
+        var inner = Plane(width: p.style == .outer ? 0 : rw, height: p.style == .outer ? 0 : rh)
+        if p.style != .outer {
+            inner.pixels.withUnsafeMutableBufferPointer { dst in
+                coreImageRows(width: w, height: h, weights: weights, readRows: readRows) { y, row in
+                    (dst.baseAddress! + y * rw).update(from: row, count: rw)
+                }
+            }
+        }
+        guard p.style.reachesOutside else {
+            return (soft > 0 ? soften(inner, sigma: p.effectiveSoften, taps: soft) : inner, nil)
+        }
+        func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
+            readRows(first, count, into)
+            for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
+        }
+        var combined = Plane(width: rw, height: rh)
+        var coverage = Plane(width: outW, height: outH)
+        let width = Float(max(p.sideRadius, 1))
+        combined.pixels.withUnsafeMutableBufferPointer { c in
+            coverage.pixels.withUnsafeMutableBufferPointer { cover in
+                inner.pixels.withUnsafeBufferPointer { i in
+                    coreImageRows(width: w, height: h, weights: weights, readRows: readInverted) { y, outer in
+                        combineRow(p.style, inner: p.style == .outer ? nil : i.baseAddress! + y * rw, outer: outer,
+                                   into: c.baseAddress! + y * rw, count: rw)
+                        guard y >= soft, y < soft + outH else { return }
+                        coverageRow(outer: outer + soft, width: width, into: cover.baseAddress! + (y - soft) * outW,
+                                    count: outW)
+                    }
+                }
+            }
+        }
+        return (soft > 0 ? soften(combined, sigma: p.effectiveSoften, taps: soft) : combined, coverage)
+    }
+
+    /// One row of a style's height from its sides' rows (see `BevelStyle`).
+    @inline(__always)
+    static func combineRow(_ style: BevelStyle, inner: UnsafePointer<Float>?, outer: UnsafePointer<Float>?,
+                           into row: UnsafeMutablePointer<Float>, count: Int) {
+        switch style {
+        case .inner: row.update(from: inner!, count: count)
+        case .outer: for x in 0..<count { row[x] = 1 - outer![x] }
+        case .emboss: for x in 0..<count { row[x] = 0.5 * inner![x] + 0.5 * (1 - outer![x]) }
+        case .pillow: for x in 0..<count { row[x] = inner![x] + outer![x] }
+        }
+    }
+
+    /// One row of an outside style's coverage, min(1, W·(1 − outer)), from the outer side's row.
+    @inline(__always)
+    static func coverageRow(outer: UnsafePointer<Float>, width: Float, into row: UnsafeMutablePointer<Float>, count: Int) {
+        for x in 0..<count { row[x] = min(1, width * (1 - outer[x])) }
+    }
+
     /// A Gaussian blur of σ over `plane`, cut at `taps`: the result is `taps` smaller on every side.
-    public static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
+    static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
         let w = Gaussian.weights(sigma: sigma, taps: taps)
         let outW = plane.width - 2 * taps, outH = plane.height - 2 * taps
         var across = Plane(width: outW, height: plane.height)
