@@ -73,7 +73,7 @@ let package = Package(
             linkerSettings: pluginLinkerSettings),
         .target(name: "MercurialTestOps", dependencies: ["GeglBridge"],
                 linkerSettings: pluginLinkerSettings),
-        .executableTarget(name: "MercurialBench", dependencies: ["GeglHost", "MercurialKernels"],
+        .executableTarget(name: "MercurialBench", dependencies: ["GeglHost", "MercurialKernels", "MercurialKernelsV3"],
                          swiftSettings: [.unsafeFlags(["-Ounchecked"]), .swiftLanguageMode(.v5)]),
         .testTarget(name: "MercurialKernelsTests", dependencies: ["MercurialKernels"]),
         .testTarget(name: "MercurialPluginTests", dependencies: ["GeglHost", "MercurialKernels"]),

@@ -75,6 +75,37 @@ public struct OutputBuffer {
         }
     }
 
+    /// A piece of the output to fill, with the same pixels of an input beside it.
+    public struct PiecePair {
+        public let rect: Rect
+        public let pixels: UnsafeMutablePointer<Float>
+        /// The input's pixels of `rect`, rows of rect.width pixels, read-only.
+        public let input: UnsafePointer<Float>
+    }
+
+    /// `fill`, reading `input` over the same rectangle in `inputFormat` beside each piece: where
+    /// the two buffers' tiles line up and the formats are theirs, both are GEGL's tiles themselves
+    /// (no copy either way); elsewhere GEGL converts or copies through its own memory.
+    public func fill(_ rect: Rect, format: PixelFormat, reading input: InputBuffer, format inputFormat: PixelFormat,
+                     _ body: (PiecePair) -> Void) {
+        guard !rect.isEmpty else { return }
+        var r = rect.gegl
+        guard let iterator = gegl_buffer_iterator_new(buffer, &r, 0, bablFormat(format), GEGL_ACCESS_WRITE,
+                                                      GEGL_ABYSS_NONE, 2) else { return }
+        _ = gegl_buffer_iterator_add(iterator, input.buffer, &r, 0, bablFormat(inputFormat), GEGL_ACCESS_READ,
+                                     GEGL_ABYSS_NONE)
+        // Why the offsets: the items follow the struct's fixed fields, one after another (see `fill`).
+        let items = UnsafeRawPointer(iterator) + MemoryLayout<GeglBufferIterator>.stride
+        while gegl_buffer_iterator_next(iterator) != 0 {
+            let out = items.load(as: GeglBufferIteratorItem.self)
+            let source = items.load(fromByteOffset: MemoryLayout<GeglBufferIteratorItem>.stride,
+                                    as: GeglBufferIteratorItem.self)
+            guard let data = out.data, let read = source.data else { continue }
+            body(PiecePair(rect: Rect(out.roi), pixels: data.assumingMemoryBound(to: Float.self),
+                           input: UnsafePointer(read.assumingMemoryBound(to: Float.self))))
+        }
+    }
+
     /// `rect` cut along the output's tile grid into blocks: each one tile row high and whole tiles
     /// wide, at most `maxWidth` pixels (but at least one tile); blocks at the edges of `rect` are
     /// cut to it. Rows top to bottom, left to right within a row. Two blocks never share a tile, so

@@ -142,52 +142,48 @@ enum LitReliefOp: ComposerOperation {
 
     // MARK: Process
 
-    /// Work goes in blocks of at most this many pixels (plus the halo), so memory stays bounded.
-    static let blockSize = (width: 256, height: 128)
+    /// Work goes in blocks one tile row high and at most this wide (whole tiles), so memory stays
+    /// bounded: the block's height window is read and smoothed once, then each piece of the block
+    /// is lit from it straight into GEGL's tiles, beside the layer's own tiles.
+    static let blockWidth = 256
 
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
-        guard let input else { return }
-        let halo = prepared.parameters.halo
-        // One piece of working memory for every block of this call, sized for the largest block:
-        // the window's heights, the layer's window (without aux) or the block's colour, the lit
-        // block and the kernel's own. Every part is written before it is read.
-        let largest = Rect(x: 0, y: 0, width: min(blockSize.width, roi.width), height: min(blockSize.height, roi.height))
-        let largestWindow = largest.grown(by: halo)
-        let kernelCount = kernel.scratchCount(prepared.parameters, width: largest.width, height: largest.height)
-        let total = largestWindow.count + 4 * largestWindow.count + 4 * largest.count + kernelCount
-        let memory = UnsafeMutablePointer<Float>.allocate(capacity: total)
-        defer { memory.deallocate() }
-        let heights = memory, layer = heights + largestWindow.count, lit = layer + 4 * largestWindow.count
-        let kernelScratch = lit + 4 * largest.count
-        for by in stride(from: roi.y, to: roi.maxY, by: blockSize.height) {
-            for bx in stride(from: roi.x, to: roi.maxX, by: blockSize.width) {
-                let block = Rect(x: bx, y: by, width: min(blockSize.width, roi.maxX - bx),
-                                 height: min(blockSize.height, roi.maxY - by))
+        guard let input, !roi.isEmpty else { return }
+        let p = prepared.parameters, halo = p.halo
+        let blocks = output.tileBlocks(roi, maxWidth: blockWidth)
+        let largest = blocks.largestBlockSize
+        // One piece of working memory for every block of this call, sized for the largest: the
+        // window's heights, the layer's window (to take the height from, without aux), the smoothed
+        // heights and the smoothing's own. Every part is written before it is read.
+        let windowCount = (largest.width + 2 * halo) * (largest.height + 2 * halo)
+        let layerCount = aux == nil ? 4 * windowCount : 0
+        let smoothCount = (largest.width + 2) * (largest.height + 2)
+        let total = windowCount + layerCount + smoothCount
+            + kernel.smoothScratchCount(p, width: largest.width, height: largest.height)
+        Scratch.withFloats(total) { memory in
+            let heights = memory, layer = heights + windowCount, smoothed = layer + layerCount
+            let smoothScratch = smoothed + smoothCount
+            for block in blocks {
                 let window = block.grown(by: halo)
-                let colour: UnsafePointer<Float>
                 if let aux {
                     aux.read(window, format: .yFloat, into: heights)
-                    input.read(block, format: .rgbaFloat, into: layer)
-                    colour = UnsafePointer(layer)
                 } else {
-                    // The height from the layer itself: one read of the window gives both; the
-                    // block's colour is read out of the window's rows where they lie.
+                    // The height from the layer itself.
                     input.read(window, format: .rgbaFloat, into: layer)
                     for i in 0..<window.count {
                         let luminance = 0.2126 * layer[4 * i] + 0.7152 * layer[4 * i + 1] + 0.0722 * layer[4 * i + 2]
                         heights[i] = prepared.channel.value(luminance: luminance, alpha: layer[4 * i + 3])
                     }
-                    // Compact the block's rows to the front (each moves left or stays: no overlap ahead).
-                    for r in 0..<block.height {
-                        let from = layer + 4 * ((r + halo) * window.width + halo), to = layer + 4 * r * block.width
-                        to.update(from: from, count: 4 * block.width)
-                    }
-                    colour = UnsafePointer(layer)
                 }
-                kernel.render(prepared.parameters, weights: prepared.weights, heights: heights, color: colour,
-                                      x: block.x, y: block.y, width: block.width, height: block.height, into: lit,
-                                      scratch: kernelScratch)
-                output.write(block, format: prepared.outputFormat, from: lit)
+                kernel.smooth(p, weights: prepared.weights, heights: heights, width: block.width, height: block.height,
+                              into: smoothed, scratch: smoothScratch)
+                let columns = block.width + 2
+                output.fill(block, format: prepared.outputFormat, reading: input, format: .rgbaFloat) { piece in
+                    let r = piece.rect
+                    kernel.shade(p, smooth: smoothed + (r.y - block.y) * columns + (r.x - block.x), columns: columns,
+                                 color: piece.input, x: r.x, y: r.y, width: r.width, height: r.height,
+                                 into: piece.pixels)
+                }
             }
         }
     }

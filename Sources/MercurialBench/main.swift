@@ -1,6 +1,7 @@
 import Glibc
 import GeglHost
 import MercurialKernels
+import MercurialKernelsV3
 
 // mercurial-bench: times every Mercurial op in-process through real GEGL, next to the nearest
 // native GEGL op or chain, on the same 3840×2160 input in the same run, and prints the ratios.
@@ -76,6 +77,20 @@ var mask: Buffer! = prerender { g in
     return over
 }
 
+/// Whether the x86-64-v3 kernels can run here (the plug-in's own check reads the same flags).
+let cpuHasX86_64_v3: Bool = {
+    guard let file = fopen("/proc/cpuinfo", "r") else { return false }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 1 << 16)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(cString: line)
+        guard text.hasPrefix("flags") else { continue }
+        let flags = Set(text.split(whereSeparator: { " \t\n:".contains($0) }).map(String.init))
+        return ["avx2", "fma", "bmi2", "f16c", "movbe"].allSatisfy(flags.contains)
+    }
+    return false
+}()
+
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
 /// The median of `runs` timings of `body`.
@@ -98,11 +113,13 @@ func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph
 
 struct Row { let name: String; let seconds: Double; let versus: String; let ratio: Double? ; let goal: String }
 var rows: [Row] = []
-/// --only a,b: run only the cases whose names contain one of the comma-separated words.
+/// --only a,b: run only the cases whose names contain one of the comma-separated words. (A group
+/// of cases runs when its key contains a word or a word contains its key: "--only liquid-metal
+/// stage 1" runs the liquid-metal group's stage-1 row alone.)
 let only = option("--only")
 func wanted(_ name: String) -> Bool {
     guard let only else { return true }
-    return only.split(separator: ",").contains { name.contains($0) }
+    return only.split(separator: ",").contains { name.contains($0) || $0.contains(name) }
 }
 
 /// A timed case: a name and how to build its graph from the source node.
@@ -166,7 +183,7 @@ if wanted("kernel") {
     let plane = Plane(width: width, height: height, pixels: mask.pixels(format: "Y float", components: 1))
     let p = HeightFieldParameters(radius: radius)
     let padded = plane.padded(by: p.halo)
-    t["kernel"] = medianSeconds { _ = HeightField.compute(window: padded, parameters: p) }
+    t["kernel"] = medianSeconds { _ = MercurialKernels.HeightField.compute(window: padded, parameters: p) }
 }
 
 func compare(_ name: String, _ others: [(String, String)]) {
@@ -228,12 +245,12 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
                 ha[2 * (y * (width + 2) + x) + 1] = ya[2 * (sy * width + sx) + 1]
             }
         }
-        let sphere = Hemisphere.shadingImage(.studio)
+        let sphere = MercurialKernels.Hemisphere.shadingImage(.studio)
         var out = [Float](repeating: 0, count: width * height * 4)
         let kernel = medianSeconds {
             ha.withUnsafeBufferPointer { a in
                 out.withUnsafeMutableBufferPointer {
-                    ShadedMaterial.shade(heightAlpha: a.baseAddress!, width: width, height: height, scale: 10,
+                    MercurialKernels.ShadedMaterial.shade(heightAlpha: a.baseAddress!, width: width, height: height, scale: 10,
                                          shading: sphere, into: $0.baseAddress!)
                 }
             }
@@ -251,7 +268,7 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
         var out = [Float](repeating: 0, count: 1024 * 1024 * 4)
         let k = medianSeconds {
             out.withUnsafeMutableBufferPointer {
-                Hemisphere.render(p, x: 0, y: 0, width: 1024, count: 1024 * 1024, into: $0.baseAddress!)
+                MercurialKernels.Hemisphere.render(p, x: 0, y: 0, width: 1024, count: 1024 * 1024, into: $0.baseAddress!)
             }
         }
         rows.append(Row(name: "  (hemisphere kernel alone, baseline build, 1 thread)", seconds: k,
@@ -341,22 +358,28 @@ if ["lit-relief", "paint"].contains(where: wanted) {
         let hs = [Float](repeating: 0.5, count: (bw + 2 * halo) * (bh + 2 * halo)).enumerated().map { Float($0.offset % 37) / 37 }
         let colour = [Float](repeating: 0.5, count: bw * bh * 4)
         var out = [Float](repeating: 0, count: bw * bh * 4)
-        let kernel = medianSeconds {
-            for by in stride(from: 0, to: height, by: bh) {
-                for bx in stride(from: 0, to: width, by: bw) {
-                    hs.withUnsafeBufferPointer { h in
-                        colour.withUnsafeBufferPointer { c in
-                            out.withUnsafeMutableBufferPointer {
-                                LitRelief.render(p, weights: weights, heights: h.baseAddress!, color: c.baseAddress!, x: bx, y: by,
-                                                 width: bw, height: bh, into: $0.baseAddress!)
+        func kernelAlone(_ kernel: any LitReliefKernel.Type) -> Double {
+            medianSeconds {
+                for by in stride(from: 0, to: height, by: bh) {
+                    for bx in stride(from: 0, to: width, by: bw) {
+                        hs.withUnsafeBufferPointer { h in
+                            colour.withUnsafeBufferPointer { c in
+                                out.withUnsafeMutableBufferPointer {
+                                    kernel.render(p, weights: weights, heights: h.baseAddress!, color: c.baseAddress!,
+                                                  x: bx, y: by, width: bw, height: bh, into: $0.baseAddress!, scratch: nil)
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        rows.append(Row(name: "  (lit-relief kernel alone, baseline build, 1 thread, 256×64 blocks)", seconds: kernel,
-                        versus: "", ratio: nil, goal: ""))
+        rows.append(Row(name: "  (lit-relief kernel alone, baseline build, 1 thread, 256×64 blocks)",
+                        seconds: kernelAlone(MercurialKernels.LitRelief.self), versus: "", ratio: nil, goal: ""))
+        if cpuHasX86_64_v3 {
+            rows.append(Row(name: "  (lit-relief kernel alone, x86-64-v3 build, 1 thread, 256×64 blocks)",
+                            seconds: kernelAlone(MercurialKernelsV3.LitRelief.self), versus: "", ratio: nil, goal: ""))
+        }
     }
 }
 

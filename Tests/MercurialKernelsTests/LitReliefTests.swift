@@ -48,12 +48,22 @@ final class LitReliefTests: XCTestCase {
         checkPlane(w: 37, h: 3)
     }
 
-    func checkPlane(w: Int, h: Int) {
-        let light = ReliefLight(kind: .point, position: SIMD3(4, 3, 40), color: SIMD3(1.2, 1.0, 0.8), falloff: 1.5,
+    /// Whole powers go by repeated squaring, others by exp2 and log2: both against pow in Double,
+    /// from a gentle slope (broad gloss) to a steep one (gloss far below 2^−120, taken as 0).
+    func testWholeAndFractionalPowers() {
+        for (falloff, shininess) in [(Float(1), Float(40)), (2, 1), (2.5, 12.5), (0, 1000), (3, 999.5)] {
+            for slope: Float in [0.3, 4] {
+                checkPlane(w: 11, h: 2, falloff: falloff, shininess: shininess, slope: (slope, -0.2))
+            }
+        }
+    }
+
+    func checkPlane(w: Int, h: Int, falloff: Float = 1.5, shininess: Float = 12, slope: (Float, Float) = (0.3, -0.2)) {
+        let light = ReliefLight(kind: .point, position: SIMD3(4, 3, 40), color: SIMD3(1.2, 1.0, 0.8), falloff: falloff,
                                 reach: 100)
         let p = LitReliefParameters(smoothness: 0, contrast: 2.5, lights: [light], ambient: SIMD3(0.1, 0.2, 0.3),
-                                    specular: SIMD3(0.5, 0.5, 0.5), shininess: 12)
-        let (a, b): (Float, Float) = (0.3, -0.2) // h = a·x + b·y
+                                    specular: SIMD3(0.5, 0.5, 0.5), shininess: shininess)
+        let (a, b) = slope // h = a·x + b·y
         let out = render(p, w: w, h: h, height: { Float($0) * a + Float($1) * b })
         let n = SIMD3(-2.5 * Double(a), -2.5 * Double(b), 1)
         for j in 0..<h {
@@ -61,7 +71,10 @@ final class LitReliefTests: XCTestCase {
                 let want = expected(n: n, point: SIMD3(Double(10 + i) + 0.5, Double(20 + j) + 0.5, 0), light: light, p: p,
                                     color: SIMD3(0.6, 0.4, 0.2))
                 let o = 4 * (j * w + i)
-                for k in 0..<3 { XCTAssertEqual(Double(out[o + k]), want[k], accuracy: 2e-5, "pixel \(i),\(j) channel \(k)") }
+                for k in 0..<3 {
+                    XCTAssertEqual(Double(out[o + k]), want[k], accuracy: 2e-5,
+                                   "pixel \(i),\(j) channel \(k), falloff \(falloff), shininess \(shininess), slope \(a)")
+                }
                 XCTAssertEqual(out[o + 3], 0.8, "alpha is the layer's")
             }
         }

@@ -109,6 +109,11 @@ public protocol LitReliefKernel {
                        color: UnsafePointer<Float>, x: Int, y: Int, width: Int, height: Int,
                        into out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?)
     static func scratchCount(_ p: LitReliefParameters, width: Int, height: Int) -> Int
+    static func smooth(_ p: LitReliefParameters, weights: [Float], heights: UnsafePointer<Float>, width: Int, height: Int,
+                       into smooth: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>)
+    static func smoothScratchCount(_ p: LitReliefParameters, width: Int, height: Int) -> Int
+    static func shade(_ p: LitReliefParameters, smooth s: UnsafePointer<Float>, columns: Int, color: UnsafePointer<Float>,
+                      x: Int, y: Int, width: Int, height: Int, into out: UnsafeMutablePointer<Float>)
 }
 
 #endif
@@ -149,18 +154,32 @@ public enum LitRelief {
                    into: out, scratch: memory)
             return
         }
-        let rows = height + 2, columns = width + 2
-        let smooth = scratch
-        smoothHeights(heights, halo: p.halo, taps: p.taps, weights: weights, rows: rows, columns: columns,
-                      into: smooth, scratch: smooth + rows * columns)
-        shade(p, smooth: smooth, columns: columns, color: color, x: x, y: y, width: width, height: height, into: out)
+        let smoothed = scratch
+        smooth(p, weights: weights, heights: heights, width: width, height: height, into: smoothed,
+               scratch: smoothed + (height + 2) * (width + 2))
+        shade(p, smooth: smoothed, columns: width + 2, color: color, x: x, y: y, width: width, height: height, into: out)
     }
 
     /// The floats of working memory `render` needs for a block of width × height.
     public static func scratchCount(_ p: LitReliefParameters, width: Int, height: Int) -> Int {
+        (height + 2) * (width + 2) + smoothScratchCount(p, width: width, height: height)
+    }
+
+    /// `render`'s first stage on its own: the smoothed heights of the block grown by one pixel,
+    /// (height + 2) × (width + 2), from `heights` as `render` takes them. `scratch` holds
+    /// `smoothScratchCount` floats. A caller can then light any part of the block with `shade`.
+    public static func smooth(_ p: LitReliefParameters, weights: [Float], heights: UnsafePointer<Float>, width: Int,
+                              height: Int, into smooth: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
+        guard width > 0, height > 0 else { return }
+        smoothHeights(heights, halo: p.halo, taps: p.taps, weights: weights, rows: height + 2, columns: width + 2,
+                      into: smooth, scratch: scratch)
+    }
+
+    /// The working memory of `smooth` for a block of width × height.
+    public static func smoothScratchCount(_ p: LitReliefParameters, width: Int, height: Int) -> Int {
         let rows = height + 2, columns = width + 2, taps = p.taps
         let windowRows = rows + 2 * taps, stride = columns + 2 * taps
-        return rows * columns + (taps > 0 ? windowRows * stride + windowRows * columns : 0)
+        return taps > 0 ? windowRows * stride + windowRows * columns : 0
     }
 
     /// The blurred heights over the block grown by one pixel: `rows` × `columns`. Each pass runs
@@ -230,8 +249,12 @@ public enum LitRelief {
         return n / (n * n).sum().squareRoot()
     }
 
-    static func shade(_ p: LitReliefParameters, smooth s: UnsafePointer<Float>, columns: Int, color: UnsafePointer<Float>,
-                      x: Int, y: Int, width: Int, height: Int, into out: UnsafeMutablePointer<Float>) {
+    /// `render`'s second stage: lights width × height pixels from (x, y) in image coordinates.
+    /// `s` points at the smoothed height one row above and one column left of the first pixel, in
+    /// rows of `columns` values (`smooth`'s output, at any offset inside it); `color` and `out` are
+    /// rows of `width` RGBA pixels.
+    public static func shade(_ p: LitReliefParameters, smooth s: UnsafePointer<Float>, columns: Int, color: UnsafePointer<Float>,
+                             x: Int, y: Int, width: Int, height: Int, into out: UnsafeMutablePointer<Float>) {
         let gain = p.invert ? -p.contrast : p.contrast
         guard p.output == .lit else {
             for j in 0..<height {
@@ -256,6 +279,7 @@ public enum LitRelief {
         let colours = Terms.colours(p)
         // Per light, the eight lanes' diffuse and gloss weights, then the lanes' unlit share.
         let weightCount = (2 * p.lights.count + 1) * lanes
+        let gloss = Power(p.shininess, forUnitRange: true), shadow = Terms.hasShadow(p)
         withUnsafeTemporaryAllocation(of: Float.self, capacity: weightCount) { weights in
             let w = weights.baseAddress!
             colours.withUnsafeBufferPointer { colours in
@@ -270,7 +294,7 @@ public enum LitRelief {
                         let centre = s + r * columns + i + 1
                         let n = count == lanes ? neighbours(centre, columns: columns)
                                                : paddedNeighbours(centre, columns: columns, count: count)
-                        lightWeights(lights, gain: gain, shininess: p.shininess, heights: n,
+                        lightWeights(lights, gain: gain, gloss: gloss, shadow: shadow, heights: n,
                                      px: pixelCentres(x + i), py: py, into: w)
                         let first = 4 * (j * width + i)
                         terms.apply(weights: w, color: color + first, into: out + first, count: count)
@@ -316,16 +340,18 @@ public enum LitRelief {
 
     /// The lighting formula's weights for eight pixels (see the top of this file), into `w`: for
     /// light k, lanes 16k..<16k+8 hold a·max(n·L, 0) and 16k+8..<16k+16 a·[n·L > 0]·max(n·H, 0)^s;
-    /// the last eight hold the unlit share 1 − min(1, Σ a·max(n·L, 0)). Powers by FastMath's
-    /// exp2/log2 (relative error below 1e-6).
+    /// with `shadow`, the last eight hold the unlit share 1 − min(1, Σ a·max(n·L, 0)). Powers by
+    /// `Power`.
     @inline(__always)
-    static func lightWeights(_ lights: UnsafeBufferPointer<ReliefLight>, gain: Float, shininess: Float,
-                             heights: (V4, V4, V4, V4), px: V4, py: Float, into w: UnsafeMutablePointer<Float>) {
+    static func lightWeights(_ lights: UnsafeBufferPointer<ReliefLight>, gain: Float, gloss shininess: Power,
+                             shadow: Bool, heights: (V4, V4, V4, V4), px: V4, py: Float,
+                             into w: UnsafeMutablePointer<Float>) {
         @inline(__always) func store(_ v: V4, _ at: Int) {
             UnsafeMutableRawPointer(w + at).storeBytes(of: v, as: V4.self)
         }
-        let half = V4(repeating: 0.5)
-        let nx0 = (heights.1 - heights.0) * half * -gain, ny0 = (heights.3 - heights.2) * half * -gain
+        // (h(x+1) − h(x−1))·½·(−gain) with the two constant factors as one (½ is exact: the same bits).
+        let slope = V4(repeating: -0.5 * gain)
+        let nx0 = (heights.1 - heights.0) * slope, ny0 = (heights.3 - heights.2) * slope
         let inverse = 1 / (nx0 * nx0 + ny0 * ny0 + 1).squareRoot()
         let nx = nx0 * inverse, ny = ny0 * inverse, nz = inverse
         var lit = V4()
@@ -339,7 +365,7 @@ public enum LitRelief {
                 let inv = 1 / vmax(distance, V4(repeating: 1e-30))
                 lx = dx * inv; ly = dy * inv; lz = dz * inv
                 if light.falloff != 0 {
-                    a = FastMath.exp2(FastMath.log2(1 + distance / light.reach) * -light.falloff)
+                    a = Power(light.falloff).ofReciprocal(1 + distance / light.reach)
                 }
             }
             let nl = nx * lx + ny * ly + nz * lz
@@ -347,13 +373,62 @@ public enum LitRelief {
             // H = normalize(L + V), V = (0, 0, 1).
             let hz = lz + 1
             let nh = vclamp((nx * lx + ny * ly + nz * hz) / (lx * lx + ly * ly + hz * hz).squareRoot(), 0, 1)
-            var gloss = a * FastMath.pow01(nh, shininess)
+            var gloss = a * shininess.of01(nh)
             gloss.replace(with: 0, where: nl .<= 0)
             store(diffuse, 16 * k)
             store(gloss, 16 * k + 8)
             lit += diffuse
         }
-        store(1 - vmin(lit, V4(repeating: 1)), 16 * lights.count)
+        if shadow { store(1 - vmin(lit, V4(repeating: 1)), 16 * lights.count) }
+    }
+
+    /// x^e for a fixed exponent e ≥ 0. A whole e up to `maximumWhole` (the usual shininess and
+    /// falloff) goes by repeated squaring, exact to a few ulps; any other by FastMath's exp2 and
+    /// log2 (relative error below 1e-6).
+    struct Power {
+        let exponent: Float
+        /// e when it is a whole number in 1...maximumWhole, else 0.
+        let whole: Int
+        /// For powers of x in [0, 1] by squaring: 2^(−120/e), below which x^e < 2^−120.
+        let cutoff: Float
+        static let maximumWhole = 1024
+
+        /// `forUnitRange`: the power will be taken of numbers in [0, 1] (`of01`).
+        @inline(__always) init(_ e: Float, forUnitRange: Bool = false) {
+            exponent = e
+            whole = e >= 1 && e <= Float(Self.maximumWhole) && e == e.rounded() ? Int(e) : 0
+            cutoff = forUnitRange && whole > 0 ? Float(Glibc.exp2(-120 / Double(whole))) : 0
+        }
+
+        /// x^whole by squaring, x's bits of the exponent from the lowest.
+        @inline(__always) func squaring(_ x: V4) -> V4 {
+            var result = x, base = x, e = whole
+            // The lowest set bit starts the product (no multiplication by 1).
+            while e & 1 == 0 { base *= base; e >>= 1 }
+            result = base
+            e >>= 1
+            while e != 0 {
+                base *= base
+                if e & 1 != 0 { result *= base }
+                e >>= 1
+            }
+            return result
+        }
+
+        /// x^e for x in [0, 1] (0^e = 0). By squaring, lanes below 2^(−120/e), whose power is below
+        /// 2^−120, count as 0, so that no step falls into slow subnormal numbers.
+        @inline(__always) func of01(_ x: V4) -> V4 {
+            guard whole > 0 else { return FastMath.pow01(x, exponent) }
+            var clean = x
+            clean.replace(with: 0, where: x .< V4(repeating: cutoff))
+            return squaring(clean)
+        }
+
+        /// x^−e for x ≥ 1.
+        @inline(__always) func ofReciprocal(_ x: V4) -> V4 {
+            guard whole > 0 else { return FastMath.exp2(FastMath.log2(x) * -exponent) }
+            return 1 / squaring(x)
+        }
     }
 
     /// The colour side of the formula, as RGBA vectors with alpha lanes that keep the layer's alpha:
@@ -369,6 +444,11 @@ public enum LitRelief {
             p.lights.flatMap { [SIMD4($0.color, 0), SIMD4($0.color * p.specular, 0)] }
         }
 
+        /// Whether the shadow colour adds anything (its term is +0 everywhere otherwise).
+        static func hasShadow(_ p: LitReliefParameters) -> Bool {
+            SIMD4(p.shadow.x * p.shadow.w, p.shadow.y * p.shadow.w, p.shadow.z * p.shadow.w, 0) != SIMD4<Float>()
+        }
+
         init(_ p: LitReliefParameters, colours: UnsafePointer<SIMD4<Float>>) {
             ambient = SIMD4(p.ambient, 1)
             shadow = SIMD4(p.shadow.x * p.shadow.w, p.shadow.y * p.shadow.w, p.shadow.z * p.shadow.w, 0)
@@ -377,14 +457,38 @@ public enum LitRelief {
         }
 
         /// out = C ⊙ (ambient + Σ diffuse·colour) + Σ gloss·colour⊙specular + unlit·shadow, for
-        /// `count` pixels; alpha is the layer's, exactly.
+        /// `count` pixels; alpha is the layer's, exactly. Two pixels per eight-lane vector (their
+        /// weights broadcast into its halves), a last odd pixel alone: the same operations on each
+        /// pixel's lanes in the same order either way, so the bits do not depend on the pairing.
+        /// Without a shadow colour its term (+0 everywhere) is left out.
         @inline(__always)
         func apply(weights w: UnsafePointer<Float>, color: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
                    count: Int) {
-            for l in 0..<count {
+            @inline(__always) func twice(_ v: SIMD4<Float>) -> V4 { V4(lowHalf: v, highHalf: v) }
+            @inline(__always) func pair(_ at: Int) -> V4 {
+                V4(lowHalf: SIMD4(repeating: w[at]), highHalf: SIMD4(repeating: w[at + 1]))
+            }
+            let unlit = 16 * lights, shaded = shadow != SIMD4<Float>()
+            let ambient2 = twice(ambient), shadow2 = twice(shadow)
+            var l = 0
+            while l + 2 <= count {
+                let c = UnsafeRawPointer(color + 4 * l).loadUnaligned(as: V4.self)
+                var factor = ambient2
+                var added = shaded ? pair(unlit + l) * shadow2 : V4()
+                for k in 0..<lights {
+                    factor += pair(16 * k + l) * twice(colours[2 * k])
+                    added += pair(16 * k + 8 + l) * twice(colours[2 * k + 1])
+                }
+                var o = c * factor + added
+                o[3] = c[3]
+                o[7] = c[7]
+                UnsafeMutableRawPointer(out + 4 * l).storeBytes(of: o, as: V4.self)
+                l += 2
+            }
+            if l < count {
                 let c = UnsafeRawPointer(color + 4 * l).loadUnaligned(as: SIMD4<Float>.self)
                 var factor = ambient
-                var added = w[16 * lights + l] * shadow
+                var added = shaded ? w[unlit + l] * shadow : SIMD4<Float>()
                 for k in 0..<lights {
                     factor += w[16 * k + l] * colours[2 * k]
                     added += w[16 * k + 8 + l] * colours[2 * k + 1]
