@@ -1,6 +1,7 @@
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
 #endif
+import CPrefetch
 // Vector helpers for the per-pixel kernels, written so that they compile to straight-line SSE code:
 // the standard library's generic SIMD min/max/rounding/conversions are not always inlined and then
 // cost a call per lane.
@@ -11,6 +12,12 @@ public typealias I4 = SIMD8<Int32>
 
 @inline(__always) @usableFromInline func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
 @inline(__always) @usableFromInline func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
+/// Eight IEEE square roots, or quotients, as one vector operation (see CPrefetch's header for why
+/// these are C).
+@inline(__always) @usableFromInline func vsqrt(_ a: V4) -> V4 { mercurial_sqrt8(a) }
+@inline(__always) @usableFromInline func vdiv(_ a: V4, _ b: V4) -> V4 { mercurial_div8(a, b) }
+/// Eight floats from `p`, at any alignment, as one load.
+@inline(__always) @usableFromInline func vload(_ p: UnsafePointer<Float>) -> V4 { mercurial_load8(p) }
 @inline(__always) func vclamp(_ a: V4, _ lo: Float, _ hi: Float) -> V4 {
     vmin(vmax(a, V4(repeating: lo)), V4(repeating: hi))
 }

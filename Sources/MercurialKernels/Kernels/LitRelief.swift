@@ -216,7 +216,7 @@ public enum LitRelief {
     @inline(__always)
     static func blurRow(_ w: UnsafeBufferPointer<Float>, taps: Int, count: Int, into target: UnsafeMutablePointer<Float>,
                         _ at: (Int) -> UnsafePointer<Float>, _ step: (Int) -> Int) {
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V4 { UnsafeRawPointer(p).loadUnaligned(as: V4.self) }
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V4 { vload(p) }
         var c = 0
         while c + V4.scalarCount <= count {
             let p = at(c)
@@ -323,7 +323,7 @@ public enum LitRelief {
     @inline(__always)
     static func neighbours(_ centre: UnsafePointer<Float>, columns: Int) -> (V4, V4, V4, V4) {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V4 {
-            UnsafeRawPointer(p).loadUnaligned(as: V4.self)
+            vload(p)
         }
         return (load(centre - 1), load(centre + 1), load(centre - columns), load(centre + columns))
     }
@@ -352,7 +352,7 @@ public enum LitRelief {
         // (h(x+1) − h(x−1))·½·(−gain) with the two constant factors as one (½ is exact: the same bits).
         let slope = V4(repeating: -0.5 * gain)
         let nx0 = (heights.1 - heights.0) * slope, ny0 = (heights.3 - heights.2) * slope
-        let inverse = 1 / (nx0 * nx0 + ny0 * ny0 + 1).squareRoot()
+        let inverse = vdiv(V4(repeating: 1), vsqrt(nx0 * nx0 + ny0 * ny0 + 1))
         let nx = nx0 * inverse, ny = ny0 * inverse, nz = inverse
         var lit = V4()
         for k in 0..<lights.count {
@@ -361,18 +361,18 @@ public enum LitRelief {
             var lz = V4(repeating: light.direction.z), a = V4(repeating: 1)
             if light.kind == .point {
                 let dx = V4(repeating: light.position.x) - px, dy = light.position.y - py, dz = light.position.z
-                let distance = (dx * dx + V4(repeating: dy * dy + dz * dz)).squareRoot()
-                let inv = 1 / vmax(distance, V4(repeating: 1e-30))
+                let distance = vsqrt(dx * dx + V4(repeating: dy * dy + dz * dz))
+                let inv = vdiv(V4(repeating: 1), vmax(distance, V4(repeating: 1e-30)))
                 lx = dx * inv; ly = dy * inv; lz = dz * inv
                 if light.falloff != 0 {
-                    a = Power(light.falloff).ofReciprocal(1 + distance / light.reach)
+                    a = Power(light.falloff).ofReciprocal(1 + vdiv(distance, V4(repeating: light.reach)))
                 }
             }
             let nl = nx * lx + ny * ly + nz * lz
             let diffuse = a * vmax(nl, V4())
             // H = normalize(L + V), V = (0, 0, 1).
             let hz = lz + 1
-            let nh = vclamp((nx * lx + ny * ly + nz * hz) / (lx * lx + ly * ly + hz * hz).squareRoot(), 0, 1)
+            let nh = vclamp(vdiv(nx * lx + ny * ly + nz * hz, vsqrt(lx * lx + ly * ly + hz * hz)), 0, 1)
             var gloss = a * shininess.of01(nh)
             gloss.replace(with: 0, where: nl .<= 0)
             store(diffuse, 16 * k)
@@ -417,7 +417,7 @@ public enum LitRelief {
 
         /// x^e for x in [0, 1] (0^e = 0). By squaring, lanes below 2^(−120/e), whose power is below
         /// 2^−120, count as 0, so that no step falls into slow subnormal numbers.
-        @inline(__always) func of01(_ x: V4) -> V4 {
+        @_transparent func of01(_ x: V4) -> V4 {
             guard whole > 0 else { return FastMath.pow01(x, exponent) }
             var clean = x
             clean.replace(with: 0, where: x .< V4(repeating: cutoff))
@@ -425,9 +425,9 @@ public enum LitRelief {
         }
 
         /// x^−e for x ≥ 1.
-        @inline(__always) func ofReciprocal(_ x: V4) -> V4 {
+        @_transparent func ofReciprocal(_ x: V4) -> V4 {
             guard whole > 0 else { return FastMath.exp2(FastMath.log2(x) * -exponent) }
-            return 1 / squaring(x)
+            return vdiv(V4(repeating: 1), squaring(x))
         }
     }
 
@@ -472,7 +472,7 @@ public enum LitRelief {
             let ambient2 = twice(ambient), shadow2 = twice(shadow)
             var l = 0
             while l + 2 <= count {
-                let c = UnsafeRawPointer(color + 4 * l).loadUnaligned(as: V4.self)
+                let c = vload(color + 4 * l)
                 var factor = ambient2
                 var added = shaded ? pair(unlit + l) * shadow2 : V4()
                 for k in 0..<lights {
