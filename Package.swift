@@ -5,7 +5,7 @@ import PackageDescription
 //
 // Targets, from the bottom up:
 //   CGegl             system library: the GEGL / babl / GLib / GModule headers (pkg-config gegl-0.4)
-//   CPrefetch         one inline C function (a cache prefetch hint) that Swift cannot express
+//   CVector           inline C for what Swift cannot say: a cache prefetch hint, eight-lane roots, quotients, loads
 //   MercurialKernels  Swift image kernels, no GEGL import, testable alone: the types, and the loops
 //   MercurialKernelsV3 the same loops built for x86-64-v3, on the same types
 //   GeglBridge        the only module that touches the C ABI (GType, GValue, GeglBuffer, callbacks)
@@ -50,17 +50,17 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGegl", pkgConfig: "gegl-0.4",
                        providers: [.apt(["libgegl-dev", "libbabl-dev", "libglib2.0-dev"])]),
-        // Header-only; used by the shading kernel (see Sources/CPrefetch/prefetch.h).
-        .systemLibrary(name: "CPrefetch"),
+        // Header-only; used by the kernels (see Sources/CVector/vector.h).
+        .systemLibrary(name: "CVector"),
         // The kernels, one file each in Kernels/: its types (compiled here only, under
         // `#if !MERCURIAL_KERNELS_V3`) and its loops; the images and helpers several share at the top.
-        .target(name: "MercurialKernels", dependencies: ["CPrefetch"],
+        .target(name: "MercurialKernels", dependencies: ["CVector"],
                 swiftSettings: [.unsafeFlags([kernelOptimization]), .swiftLanguageMode(.v5)]),
         // The loops again (Sources/MercurialKernelsV3 is a link to MercurialKernels/Kernels, so a new
         // kernel file is in both builds by itself), compiled for x86-64-v3 (AVX2) on the same types:
         // the plug-in runs this copy when the CPU has it (Accelerated.choose), as GEGL does for its
         // own operations.
-        .target(name: "MercurialKernelsV3", dependencies: ["MercurialKernels", "CPrefetch"],
+        .target(name: "MercurialKernelsV3", dependencies: ["MercurialKernels", "CVector"],
                 swiftSettings: [.unsafeFlags([kernelOptimization, "-target-cpu", "haswell"]),
                                 .define("MERCURIAL_KERNELS_V3"), .swiftLanguageMode(.v5)]),
         .target(name: "GeglBridge", dependencies: ["CGegl"]),

@@ -1,7 +1,7 @@
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
 #endif
-import CPrefetch
+import CVector
 // Vector helpers for the per-pixel kernels, written so that they compile to straight-line SSE code:
 // the standard library's generic SIMD min/max/rounding/conversions are not always inlined and then
 // cost a call per lane.
@@ -12,7 +12,7 @@ public typealias I4 = SIMD8<Int32>
 
 @inline(__always) @usableFromInline func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
 @inline(__always) @usableFromInline func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
-/// Eight IEEE square roots, or quotients, as one vector operation (see CPrefetch's header for why
+/// Eight IEEE square roots, or quotients, as one vector operation (see CVector's header for why
 /// these are C).
 @inline(__always) @usableFromInline func vsqrt(_ a: V4) -> V4 { mercurial_sqrt8(a) }
 @inline(__always) @usableFromInline func vdiv(_ a: V4, _ b: V4) -> V4 { mercurial_div8(a, b) }

@@ -1,4 +1,4 @@
-import CPrefetch
+import CVector
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
 #else
