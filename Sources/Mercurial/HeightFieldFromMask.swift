@@ -146,6 +146,11 @@ enum HeightFieldFromMask: AreaFilterOperation {
                 }
             }
         }
+        // (Y, A) pairs of a strip, written before they are read; made once for the block (once per
+        // strip, each allocation came back as fresh pages from the thread's arena).
+        let pairCount = prepared.keepAlpha ? 2 * block.width * min(block.height, stripRows) : 1
+        let pair = UnsafeMutablePointer<Float>.allocate(capacity: pairCount)
+        defer { pair.deallocate() }
         /// Writes `rect` (rows of the block) from row-major heights, with the kept alpha if asked
         /// (a strip of rows at a time; a strip whose alpha left the ring reads it again), raised to
         /// `coverage` (rows of rect.width) where given.
@@ -154,32 +159,28 @@ enum HeightFieldFromMask: AreaFilterOperation {
                 output.write(rect, format: .yFloat, from: heights)
                 return
             }
-            var pairs = [Float](repeating: 0, count: 2 * rect.width * min(rect.height, stripRows))
-            pairs.withUnsafeMutableBufferPointer { buffer in
-                let pair = buffer.baseAddress!
-                for first in stride(from: 0, to: rect.height, by: stripRows) {
-                    let strip = Rect(x: rect.x, y: rect.y + first, width: rect.width,
-                                     height: min(stripRows, rect.height - first))
-                    let y0 = strip.y - block.y
-                    if (y0..<(y0 + strip.height)).allSatisfy({ alphaRow[$0 % ringRows] == $0 }) {
-                        alpha.withUnsafeBufferPointer { kept in
-                            for r in 0..<strip.height {
-                                let a = kept.baseAddress! + ((y0 + r) % ringRows) * block.width
-                                let row = pair + 2 * r * strip.width
-                                for x in 0..<strip.width { row[2 * x + 1] = a[x] }
-                            }
+            for first in stride(from: 0, to: rect.height, by: stripRows) {
+                let strip = Rect(x: rect.x, y: rect.y + first, width: rect.width,
+                                 height: min(stripRows, rect.height - first))
+                let y0 = strip.y - block.y
+                if (y0..<(y0 + strip.height)).allSatisfy({ alphaRow[$0 % ringRows] == $0 }) {
+                    alpha.withUnsafeBufferPointer { kept in
+                        for r in 0..<strip.height {
+                            let a = kept.baseAddress! + ((y0 + r) % ringRows) * block.width
+                            let row = pair + 2 * r * strip.width
+                            for x in 0..<strip.width { row[2 * x + 1] = a[x] }
                         }
-                    } else {
-                        input.read(strip, format: .yaFloat, into: pair)
                     }
-                    let h = heights + first * rect.width
-                    for i in 0..<(strip.width * strip.height) { pair[2 * i] = h[i] }
-                    if let coverage {
-                        let c = coverage + first * rect.width
-                        for i in 0..<(strip.width * strip.height) { pair[2 * i + 1] = max(pair[2 * i + 1], c[i]) }
-                    }
-                    output.write(strip, format: .yaFloat, from: pair)
+                } else {
+                    input.read(strip, format: .yaFloat, into: pair)
                 }
+                let h = heights + first * rect.width
+                for i in 0..<(strip.width * strip.height) { pair[2 * i] = h[i] }
+                if let coverage {
+                    let c = coverage + first * rect.width
+                    for i in 0..<(strip.width * strip.height) { pair[2 * i + 1] = max(pair[2 * i + 1], c[i]) }
+                }
+                output.write(strip, format: .yaFloat, from: pair)
             }
         }
 
