@@ -134,7 +134,8 @@ public struct TileBlocks: RandomAccessCollection, Sendable {
     /// The first tile edge at or above / left of the rectangle, on each axis.
     let firstRowEdge: Int, firstColumnEnd: Int
     let tileHeight: Int, step: Int
-    let rows: Int, columns: Int
+    /// Tile rows, and blocks per tile row: block i lies in tile row i / columns.
+    public let rows: Int, columns: Int
 
     init(rect: Rect, tileWidth: Int, tileHeight: Int, shiftX: Int, shiftY: Int, step: Int) {
         /// The first tile edge at or before `v` on an axis whose tiles start at −shift + k·size.

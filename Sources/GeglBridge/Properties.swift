@@ -174,7 +174,9 @@ public struct NoProperties: PropertySet {
 /// read from and written to the field.
 public struct PropertyDeclaration<S: PropertySet>: Sendable {
     public let property: Property
-    let field: PartialKeyPath<S> & Sendable
+    /// The field. (Key paths are immutable; `nonisolated(unsafe)` only because one joined at run
+    /// time, as `lifted` makes, cannot be proved Sendable to the compiler.)
+    nonisolated(unsafe) let field: PartialKeyPath<S>
     let write: @Sendable (inout S, PropertyValue) -> Void
 
     init<T>(_ property: Property, _ field: WritableKeyPath<S, T> & Sendable,
@@ -182,6 +184,21 @@ public struct PropertyDeclaration<S: PropertySet>: Sendable {
         self.property = property
         self.field = field
         write = { set, value in if let v = convert(value) { set[keyPath: field] = v } }
+    }
+
+    private init(property: Property, field: PartialKeyPath<S>, write: @escaping @Sendable (inout S, PropertyValue) -> Void) {
+        self.property = property
+        self.field = field
+        self.write = write
+    }
+
+    /// This declaration as one of a larger property set that holds this one's set at `path`: an op
+    /// made of two others declares their properties once, by reference (the same names, ranges,
+    /// defaults and texts).
+    public func lifted<T: PropertySet>(into path: WritableKeyPath<T, S> & Sendable) -> PropertyDeclaration<T> {
+        let inner = write
+        return PropertyDeclaration<T>(property: property, field: (path as PartialKeyPath<T>).appending(path: field)!,
+                                      write: { set, value in inner(&set[keyPath: path], value) })
     }
 
     private static func number(_ v: PropertyValue) -> Double? {

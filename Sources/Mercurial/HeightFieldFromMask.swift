@@ -59,12 +59,18 @@ enum HeightFieldFromMask: AreaFilterOperation {
         var keepAlpha: Bool
     }
 
-    static func prepare(_ context: PrepareContext) -> Prepared {
-        let p = context.properties.typed(Properties.self)
+    /// The preparation for these properties (also liquid-metal-surface's, which makes the heights
+    /// the same way).
+    static func prepared(_ p: Properties) -> Prepared {
         let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
         let levels = parameters.isPlainInner ? parameters.sigmas : parameters.side(radius: parameters.sideRadius).sigmas
-        let prepared = Prepared(channel: p.mask, parameters: parameters,
-                                weights: levels.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
+        return Prepared(channel: p.mask, parameters: parameters,
+                        weights: levels.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: p.keepAlpha)
+    }
+
+    static func prepare(_ context: PrepareContext) -> Prepared {
+        let p = context.properties.typed(Properties.self)
+        let prepared = prepared(p)
         context.setFormat("input", .yaFloat)
         context.setFormat("output", p.keepAlpha ? .yaFloat : .yFloat)
         context.setHalo(prepared.parameters.halo)
@@ -90,22 +96,38 @@ enum HeightFieldFromMask: AreaFilterOperation {
     static func streams(_ p: HeightFieldParameters) -> Bool { p.profile == .coreImage && !p.returnsMask }
 
     static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
-        let p = prepared.parameters
+        heights(prepared, input: input, roi: roi) { output.write($0, format: $1, from: $2) }
+    }
+
+    /// Where the heights of a region go: rectangles of it, each as rows of its width in the format
+    /// given (Y float, or YA float with keep-alpha), every pixel of the region once.
+    typealias Sink = (Rect, PixelFormat, UnsafePointer<Float>) -> Void
+
+    /// The blocks `heights` cuts a region of `roiHeight` rows into, at most this wide and tall.
+    static func blockSize(_ p: HeightFieldParameters, roiHeight: Int) -> (width: Int, height: Int) {
         let halo = p.halo
-        var width = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo), height = width
-        if streams(p) {
-            width = max(256, streamWindowWidth - 2 * halo)
-            height = p.isPlainInner ? roi.height : max(64, styledBlockPixels / width)
+        guard streams(p) else {
+            let side = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo)
+            return (side, side)
         }
+        let width = max(256, streamWindowWidth - 2 * halo)
+        return (width, p.isPlainInner ? roiHeight : max(64, styledBlockPixels / width))
+    }
+
+    /// The heights of `roi` (the input read around it as the halo needs), handed to `emit` in
+    /// strips of at most `stripRows` rows. A region no wider than `blockSize` comes as one column of
+    /// blocks: strips as wide as the region, top to bottom.
+    static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, emit: Sink) {
+        let (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
-                processBlock(prepared, input: input, output: output, block: block)
+                processBlock(prepared, input: input, block: block, emit: emit)
             }
         }
     }
 
-    static func processBlock(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, block: Rect) {
+    static func processBlock(_ prepared: Prepared, input: InputBuffer, block: Rect, emit: Sink) {
         let window = block.grown(by: prepared.parameters.halo)
         let inset = block.x - window.x, top = block.y - window.y
         // With keep-alpha: the input's alpha of the block's rows, kept as the mask rows pass by, in a
@@ -156,7 +178,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
         /// `coverage` (rows of rect.width) where given.
         func write(_ rect: Rect, _ heights: UnsafePointer<Float>, coverage: UnsafePointer<Float>? = nil) {
             guard prepared.keepAlpha else {
-                output.write(rect, format: .yFloat, from: heights)
+                emit(rect, .yFloat, heights)
                 return
             }
             for first in stride(from: 0, to: rect.height, by: stripRows) {
@@ -180,7 +202,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
                     let c = coverage + first * rect.width
                     for i in 0..<(strip.width * strip.height) { pair[2 * i + 1] = max(pair[2 * i + 1], c[i]) }
                 }
-                output.write(strip, format: .yaFloat, from: pair)
+                emit(strip, .yaFloat, pair)
             }
         }
 

@@ -3,8 +3,8 @@ import GeglBridge
 import MercurialKernels
 
 /// mercurial:liquid-metal — one filter: a text or shape layer becomes liquid-metal letters.
-/// Inner graph: input → height field (from the layer's alpha) → shaded material lit by the internal
-/// hemisphere render → optional foil → cut to the layer's own coverage.
+/// Inner graph: input → shaded material from mask (the layer's alpha made a height field and shaded
+/// in one pass, lit by the internal hemisphere render, cut to the layer's own coverage) → optional foil.
 enum LiquidMetal: MetaOperation {
     // MARK: Properties
 
@@ -78,26 +78,23 @@ enum LiquidMetal: MetaOperation {
 
     static func attach(_ graph: MetaGraph) {
         let input = graph.input
-        let height = graph.add("mercurial:height-field-from-mask")
-        let shade = graph.add("mercurial:shaded-material")
+        // Height Field from Mask and Shaded Material in one op: no height-field buffer between
+        // them. The height field carries the layer's alpha and the shading multiplies it into its
+        // own, so the letters stay cut out (a gegl:dst-in after it cost 40 % of the filter's time).
+        let surface = graph.add("mercurial:shaded-material-from-mask")
         let sphere = graph.add("mercurial:hemisphere-light-render")
         let foil = graph.add("mercurial:holographic-hue")
-        graph.link(input, height, shade, foil, graph.output)
-        graph.connect(sphere, to: shade, pad: "aux")
-        // Shaded Material reads the whole sphere for every tile it shades: keep it rendered.
+        graph.link(input, surface, foil, graph.output)
+        graph.connect(sphere, to: surface, pad: "aux")
+        // The surface reads the whole sphere for every region it shades: keep it rendered.
         graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
-        // The layer's own coverage becomes the result's alpha, so the letters stay cut out: the height
-        // field carries the layer's alpha, and Shaded Material multiplies it into its own (in one
-        // pass, where a gegl:dst-in after it cost 40 % of the filter's time).
-        graph.set(height, "keep-alpha", 1)
         graph.name(sphere, "sphere")
-        graph.name(height, "height")
-        graph.name(shade, "shade")
+        graph.name(surface, "surface")
         // One-to-one properties: GEGL forwards them (now and on every change).
-        graph.redirect(\Properties.radius, to: height, "radius")
-        graph.redirect(\Properties.mask, to: height, "mask")
-        graph.redirect(\Properties.style, to: height, "style")
-        graph.redirect(\Properties.soften, to: height, "soften")
+        graph.redirect(\Properties.radius, to: surface, "radius")
+        graph.redirect(\Properties.mask, to: surface, "mask")
+        graph.redirect(\Properties.style, to: surface, "style")
+        graph.redirect(\Properties.soften, to: surface, "soften")
         graph.redirect(\Properties.glossContour, to: sphere, "gloss-contour")
         graph.redirect(\Properties.shininess, to: sphere, "shininess")
         graph.redirect(\Properties.foil, to: foil, "strength")
@@ -107,10 +104,9 @@ enum LiquidMetal: MetaOperation {
     /// The look's lights, turned and scaled by the light controls, onto the inner hemisphere; the
     /// technique's profile onto the height field; the depth, signed by the direction, onto the shading.
     static func update(_ graph: MetaGraph, _ p: Properties) {
-        guard let sphere = graph.child("sphere"), let height = graph.child("height"),
-              let shade = graph.child("shade") else { return }
-        graph.set(height, "profile", (p.technique.profile ?? p.profile).label.nick)
-        graph.set(shade, "scale", p.direction == .up ? p.relief : -p.relief)
+        guard let sphere = graph.child("sphere"), let surface = graph.child("surface") else { return }
+        graph.set(surface, "profile", (p.technique.profile ?? p.profile).label.nick)
+        graph.set(surface, "scale", p.direction == .up ? p.relief : -p.relief)
         let look = p.preset.look
         for (i, light) in look.lights.enumerated() {
             let n = i + 1

@@ -12,6 +12,7 @@ let operations: [OperationRegistration] = [
     HolographicHue.registration,
     LiquidMetal.registration,
     LitReliefOp.registration,
+    ShadedMaterialFromMask.registration,
 ]
 
 @_cdecl("gegl_module_query")

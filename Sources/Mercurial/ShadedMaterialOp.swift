@@ -51,12 +51,17 @@ enum ShadedMaterialOp: ComposerOperation {
         context.setFormat("input", .yaFloat)
         context.setFormat("aux", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
+        return prepared(context, scale: context.properties.typed(Properties.self).scale, for: info.name)
+    }
+
+    /// The preparation at this scale for an op whose input is a height field's (or a mask's)
+    /// extent and whose aux is the shading image (also shaded-material-from-mask's).
+    static func prepared(_ context: PrepareContext, scale: Double, for name: String) -> Prepared {
         if let aux = context.sourceBounds("aux"), !aux.isInfinite, aux.count > maximumAuxPixels {
-            warn("mercurial:shaded-material: the shading image (\(aux.width)×\(aux.height)) is larger than "
+            warn("\(name): the shading image (\(aux.width)×\(aux.height)) is larger than "
                  + "4096×4096 pixels; the default hemisphere is used instead")
         }
-        return Prepared(scale: Float(context.properties.typed(Properties.self).scale),
-                        inputBounds: context.sourceBounds("input") ?? .empty,
+        return Prepared(scale: Float(scale), inputBounds: context.sourceBounds("input") ?? .empty,
                         auxBounds: usableAux(context.sourceBounds("aux")))
     }
 
@@ -120,6 +125,20 @@ enum ShadedMaterialOp: ComposerOperation {
                                           shading: shading, into: piece.pixels)
                     }
                 }
+            }
+        }
+    }
+
+    /// Shades `chunk` into the output from (height, alpha) pairs over `grown` (the chunk grown by one
+    /// pixel, edges already filled), one tile row of the output at a time, straight into its tiles.
+    static func shade(_ plane: UnsafePointer<Float>, grown: Rect, chunk: Rect, scale: Float, shading: ShadingImage,
+                      output: OutputBuffer) {
+        for block in output.tileBlocks(chunk, maxWidth: blockWidth) {
+            output.fill(block, format: .rgbaFloat) { piece in
+                let r = piece.rect
+                kernel.shade(heightAlpha: plane + 2 * ((r.y - chunk.y) * grown.width + (r.x - chunk.x)),
+                             rowLength: grown.width, width: r.width, height: r.height, scale: scale,
+                             shading: shading, into: piece.pixels)
             }
         }
     }

@@ -1,0 +1,221 @@
+import GeglBridge
+import MercurialKernels
+
+/// mercurial:shaded-material-from-mask — Height Field from Mask and Shaded Material in one pass:
+/// each region's heights are made into memory and shaded from there, so no height-field buffer
+/// lies between the two (liquid-metal's engine). Pixels equal the two ops chained, with the
+/// height field keeping the mask's alpha.
+enum ShadedMaterialFromMask: ComposerOperation {
+    // MARK: Properties
+
+    /// The two ops' own properties, declared by reference: the same names, ranges and texts.
+    struct Properties: PropertySet {
+        var height = HeightFieldFromMask.Properties()
+        var shading = ShadedMaterialOp.Properties()
+
+        static let declarations: [PropertyDeclaration<Properties>] =
+            HeightFieldFromMask.Properties.declarations.filter { $0.property.name != "keep-alpha" }.map { $0.lifted(into: \.height) }
+            + ShadedMaterialOp.Properties.declarations.map { $0.lifted(into: \.shading) }
+    }
+
+    // MARK: Prepare
+
+    struct Prepared: Sendable {
+        var height: HeightFieldFromMask.Prepared
+        var shading: ShadedMaterialOp.Prepared
+    }
+
+    static func prepare(_ context: PrepareContext) -> Prepared {
+        var p = context.properties.typed(Properties.self)
+        // The alpha goes with the heights, as liquid-metal chains them (the shape stays cut out).
+        p.height.keepAlpha = true
+        context.setFormat("input", .yaFloat)
+        context.setFormat("aux", .rgbaFloat)
+        context.setFormat("output", .rgbaFloat)
+        return Prepared(height: HeightFieldFromMask.prepared(p.height),
+                        shading: ShadedMaterialOp.prepared(context, scale: p.shading.scale, for: info.name))
+    }
+
+    static func boundingBox(_ context: OperationContext) -> Rect {
+        context.sourceBounds("input") ?? .empty
+    }
+
+    /// The mask around the output by the height field's halo and the shading's one pixel; the
+    /// shading image as Shaded Material reads it.
+    static func requiredForOutput(_ context: OperationContext, pad: String, roi: Rect) -> Rect {
+        guard pad == "aux" else {
+            let p = context.properties.typed(Properties.self).height
+            let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
+            return roi.grown(by: parameters.halo + 1)
+        }
+        return ShadedMaterialOp.requiredForOutput(context, pad: pad, roi: roi)
+    }
+
+    // MARK: Process
+
+    /// A region is worked in columns that the height field makes in one column of blocks, so its
+    /// rows arrive in strips from the top. Rows are kept only until the tile row of output that
+    /// needs them (its rows, and one more above and below) is shaded: a ring of a tile row and a
+    /// strip, not the region's heights.
+    static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
+        guard let input, !roi.isEmpty else { return }
+        let shading = prepared.shading.shading.value { ShadedMaterialOp.shadingImage(aux, bounds: prepared.shading.auxBounds) }
+        // Columns two pixels narrower than the height field's blocks: with their one-pixel ring, one block wide.
+        let widest = max(1, HeightFieldFromMask.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)
+        let parts = (roi.width + widest - 1) / widest
+        let columns = (0..<parts).map { i in (roi.width * i / parts, roi.width * (i + 1) / parts - roi.width * i / parts) }
+        let columnWidth = columns.map(\.1).max() ?? 0
+        let tileRows = output.tileBlocks(Rect(x: roi.x, y: roi.y, width: 1, height: roi.height), maxWidth: 1)
+            .largestBlockSize.height
+        // The ring: a tile row with the rows above and below it, a strip, and a row to spare.
+        let ringRows = tileRows + HeightFieldFromMask.stripRows + 4
+        let rowFloats = 2 * (columnWidth + 2)
+        Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
+            for (dx, width) in columns {
+                let column = Rect(x: roi.x + dx, y: roi.y, width: width, height: roi.height)
+                var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory,
+                                band: memory + ringRows * rowFloats)
+                guard !ring.inside.isEmpty else {
+                    // Nothing of the height field near this column: transparent, as Shaded Material.
+                    output.fill(column, format: .rgbaFloat) { $0.pixels.update(repeating: 0, count: 4 * $0.rect.count) }
+                    continue
+                }
+                let blocks = output.tileBlocks(column, maxWidth: width)
+                var nextRow = 0
+                /// Shades the tile rows whose height rows have all arrived.
+                func shadeReady() {
+                    while nextRow < blocks.rows {
+                        let first = blocks[nextRow * blocks.columns]
+                        let near = ring.touches(first)
+                        guard !near || ring.hasRows(for: first) else { return }
+                        let heights = near ? ring.rows(for: first) : nil
+                        for i in (nextRow * blocks.columns)..<((nextRow + 1) * blocks.columns) {
+                            let block = blocks[i]
+                            output.fill(block, format: .rgbaFloat) { piece in
+                                let r = piece.rect
+                                // Nothing of the height field near this block: transparent, as Shaded Material.
+                                guard let heights, !block.grown(by: 1).intersection(ring.bounds).isEmpty else {
+                                    return piece.pixels.update(repeating: 0, count: r.count * 4)
+                                }
+                                ShadedMaterialOp.kernel.shade(
+                                    heightAlpha: heights + 2 * ((r.y - first.y) * ring.grown.width + (r.x - column.x)),
+                                    rowLength: ring.grown.width, width: r.width, height: r.height,
+                                    scale: prepared.shading.scale, shading: shading, into: piece.pixels)
+                            }
+                        }
+                        nextRow += 1
+                        if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
+                    }
+                }
+                HeightFieldFromMask.heights(prepared.height, input: input, roi: ring.inside) { rect, format, pixels in
+                    for row in 0..<rect.height {
+                        ring.add(row: rect.y + row, from: pixels + format.components * row * rect.width,
+                                 channels: format.components, x: rect.x, width: rect.width)
+                    }
+                    shadeReady()
+                }
+                shadeReady()
+            }
+        }
+    }
+
+    /// The (height, alpha) rows of a column grown by one pixel, from the first row a tile row still
+    /// to be shaded needs to the last made: rows as the height field makes them, top to bottom,
+    /// with the pixel beyond the bounds on either side repeated from the edge (and, when read,
+    /// rows beyond the bounds repeated from the edge row).
+    struct Ring {
+        let grown: Rect, bounds: Rect, inside: Rect
+        let capacity: Int
+        let memory: UnsafeMutablePointer<Float>
+        /// Room for a tile row's rows gathered in order where they cannot be read in place.
+        let band: UnsafeMutablePointer<Float>
+        /// The image row held first, the ring row it is in, and how many rows follow it.
+        var base: Int, start = 0, count = 0
+
+        init(column: Rect, bounds: Rect, rows: Int, memory: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>) {
+            grown = column.grown(by: 1)
+            self.bounds = bounds
+            inside = grown.intersection(bounds)
+            capacity = rows
+            self.memory = memory
+            self.band = band
+            base = inside.y
+        }
+
+        /// Where image row y is held (rows outside those held read as the nearest held one, which
+        /// the order of work never asks for).
+        private func row(_ y: Int) -> UnsafeMutablePointer<Float> {
+            let k = min(max(y - base, 0), max(count - 1, 0))
+            return memory + 2 * grown.width * (start + k)
+        }
+
+        /// Image row y of the height field (the next one), `width` pixels from x (`inside`'s width).
+        mutating func add(row y: Int, from source: UnsafePointer<Float>, channels: Int, x: Int, width: Int) {
+            if start + count >= capacity {
+                // Move the rows held to the ring's first row; if a tile row still needed more than
+                // the ring holds (the height field's strips are shorter), drop the oldest.
+                memory.update(from: memory + 2 * grown.width * start, count: 2 * grown.width * count)
+                start = 0
+                if count >= capacity { base += 1; count -= 1; memory.update(from: memory + 2 * grown.width, count: 2 * grown.width * count) }
+            }
+            if count == 0 { base = y }
+            let target = memory + 2 * grown.width * (start + count)
+            let left = min(max(x - grown.x, 0), grown.width - 1), n = min(width, grown.width - left)
+            if channels == 2 {
+                (target + 2 * left).update(from: source, count: 2 * n)
+            } else {
+                for i in 0..<n { target[2 * (left + i)] = source[i]; target[2 * (left + i) + 1] = 1 }
+            }
+            // The ring beyond the bounds, left and right: the edge pixel again.
+            for i in stride(from: 0, to: left, by: 1) { target[2 * i] = target[2 * left]; target[2 * i + 1] = target[2 * left + 1] }
+            let last = left + max(n, 1) - 1
+            for i in stride(from: last + 1, to: grown.width, by: 1) {
+                target[2 * i] = target[2 * last]; target[2 * i + 1] = target[2 * last + 1]
+            }
+            count += 1
+        }
+
+        /// Drops the rows above image row y, but never the last one made (the rows below the
+        /// bounds repeat it).
+        mutating func release(before y: Int) {
+            let dropped = min(max(y - base, 0), max(count - 1, 0))
+            base += dropped
+            start += dropped
+            count -= dropped
+        }
+
+        /// Whether the tile row of `block`, grown by one row, meets the height field's rows (if not,
+        /// Shaded Material leaves it transparent).
+        func touches(_ block: Rect) -> Bool {
+            block.y + block.height >= inside.y && block.y - 1 < inside.maxY
+        }
+
+        /// Whether every row the tile row of `block` needs has arrived (it must touch the rows).
+        func hasRows(for block: Rect) -> Bool {
+            count > 0 && base + count - 1 >= min(block.y + block.height, inside.maxY - 1)
+        }
+
+        /// The tile row's height rows, from one above it to one below, as consecutive rows: in the
+        /// ring itself, or, at the height field's top and bottom edges, gathered with the edge rows
+        /// repeated.
+        func rows(for block: Rect) -> UnsafePointer<Float> {
+            let first = block.y - 1, last = block.y + block.height
+            if first >= base, last < base + count { return UnsafePointer(row(first)) }
+            for y in first...last {
+                let source = row(min(max(y, inside.y), inside.maxY - 1))
+                (band + 2 * grown.width * (y - first)).update(from: source, count: 2 * grown.width)
+            }
+            return UnsafePointer(band)
+        }
+    }
+
+    // MARK: Keys
+
+    static let info = OperationInfo(
+        name: "mercurial:shaded-material-from-mask", title: "Shaded Material from Mask",
+        categories: ["light", "map"],
+        description: "Height Field from Mask, then Shaded Material, in one pass: the mask's height field (kept with "
+            + "the mask's alpha) is shaded by the lit hemisphere on the aux pad without a height-field buffer between "
+            + "them. The same pixels as the two chained; what Liquid Metal runs.",
+        auxLabel: "Shading image", auxDescription: "A lit hemisphere (e.g. mercurial:hemisphere-light-render) or any matcap")
+}
