@@ -384,19 +384,21 @@ if ["lit-relief", "paint"].contains(where: wanted) {
 }
 
 // MARK: liquid-metal, the whole filter as a host runs it
-/// liquid-metal's inner chain with its default properties, up to stage n: 1 the height field (the
-/// layer's alpha kept), 2 + shaded material lit by the hemisphere render, 3 + the foil at 0.
+/// liquid-metal's inner chain with its default properties, up to stage n: 1 the height field alone
+/// (the layer's alpha kept), 2 the height field shaded in the same op (shaded-material-from-mask, lit
+/// by the hemisphere render), 3 + the foil at 0.
 func metalStages(_ n: Int) -> (Graph, Node?) -> Node {
     { g, src in
-        var last = g.add("mercurial:height-field-from-mask",
+        var last: Node
+        if n == 1 {
+            last = g.add("mercurial:height-field-from-mask",
                          ["radius": .double(8), "mask": .string("alpha"), "keep-alpha": .bool(true)])
-        g.link(src!, last)
-        if n >= 2 {
-            let shade = g.add("mercurial:shaded-material", ["scale": .double(10)])
-            g.connect(g.add("mercurial:hemisphere-light-render"), to: shade, pad: "aux")
-            g.link(last, shade)
-            last = shade
+        } else {
+            last = g.add("mercurial:shaded-material-from-mask",
+                         ["radius": .double(8), "mask": .string("alpha"), "scale": .double(10)])
+            g.connect(g.add("mercurial:hemisphere-light-render"), to: last, pad: "aux")
         }
+        g.link(src!, last)
         if n >= 3 {
             let foil = g.add("mercurial:holographic-hue", ["strength": .double(0)])
             g.link(last, foil)
@@ -417,7 +419,7 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
         Case(name: "layer floor: gegl:invert-linear on the same layer", source: layer, build: filter("gegl:invert-linear")),
         // Where liquid-metal's time goes: its inner chain cut after each stage.
         Case(name: "  liquid-metal stage 1: height field alone", source: layer, build: metalStages(1)),
-        Case(name: "  liquid-metal stages 1-2: + shaded material", source: layer, build: metalStages(2)),
+        Case(name: "  liquid-metal stages 1-2: shaded in the same op", source: layer, build: metalStages(2)),
         Case(name: "  liquid-metal stages 1-3: + foil at 0", source: layer, build: metalStages(3)),
     ]
     // Bevel & Emboss: every style with every technique, and soften, on the same layer.
@@ -432,7 +434,7 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
     compare("mercurial:liquid-metal on a text layer", [("layer floor: gegl:invert-linear on the same layer", "≤ 2")])
     for c in styleCases { compare(c.name, [("mercurial:liquid-metal on a text layer", "≤ 1.5")]) }
     compare("layer floor: gegl:invert-linear on the same layer", [])
-    for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: + shaded material",
+    for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: shaded in the same op",
                   "  liquid-metal stages 1-3: + foil at 0"] {
         compare(stage, [("layer floor: gegl:invert-linear on the same layer", "")])
     }

@@ -29,8 +29,8 @@ gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
 OURS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal",
-        "lit-relief"]
-COMPOSERS = {"shaded-material", "holographic-hue", "lit-relief"}
+        "lit-relief", "shaded-material-from-mask"]
+COMPOSERS = {"shaded-material", "holographic-hue", "lit-relief", "shaded-material-from-mask"}
 FORMATS = ["RGBA float", "Y u8", "YA float", "R'G'B'A u8", "RGB u16", "Y'A u16", "RaGaBaA float", "RGBA half"]
 
 
