@@ -383,9 +383,12 @@ public enum HeightField {
                 }
                 for y in fetched..<(fetched + count) {
                     let m = maskRow(y)
-                    for x in 0..<w { m[x] = sanitizedMask(m[x]) }
+                    sanitize(m, count: w)
+                    // The first and last non-zero values, eight at a time over the zeros, then one by one.
                     var a = 0, b = w
+                    while a + V4.scalarCount <= b && !anyLane(vload(m + a) .!= 0) { a += V4.scalarCount }
                     while a < b && m[a] == 0 { a += 1 }
+                    while b - V4.scalarCount >= a && !anyLane(vload(m + b - V4.scalarCount) .!= 0) { b -= V4.scalarCount }
                     while b > a && m[b - 1] == 0 { b -= 1 }
                     spanStart[y] = a
                     spanEnd[y] = b
@@ -441,6 +444,36 @@ public enum HeightField {
     // and stores of the accumulator than one tap per sweep. The grouping depends only on the tap
     // index, so each pixel's sum is formed in the same order wherever its block starts.
 
+    /// `sanitizedMask` of `count` values in place, eight at a time (the same result for each).
+    @inline(__always)
+    static func sanitize(_ m: UnsafeMutablePointer<Float>, count: Int) {
+        var x = 0
+        let one = V4(repeating: 1), zero = V4()
+        while x + V4.scalarCount <= count {
+            let v = vload(m + x)
+            var r = vmin(v, one)
+            r.replace(with: zero, where: .!(v .>= zero)) // NaN fails `>= 0` and lands on 0
+            UnsafeMutableRawPointer(m + x).storeBytes(of: r, as: V4.self)
+            x += V4.scalarCount
+        }
+        while x < count { m[x] = sanitizedMask(m[x]); x += 1 }
+    }
+
+    /// dst[x] += w·(p[x] + q[x]) for x in [from, to): eight at a time, then one by one, the same
+    /// operations on each value either way. (Written out: the compiler left this loop scalar.)
+    @inline(__always)
+    static func addTap(_ dst: UnsafeMutablePointer<Float>, _ p: UnsafePointer<Float>, _ q: UnsafePointer<Float>,
+                       weight w: Float, from: Int, to: Int) {
+        var x = from
+        let wv = V4(repeating: w)
+        while x + V4.scalarCount <= to {
+            let sum = vload(dst + x) + wv * (vload(p + x) + vload(q + x))
+            UnsafeMutableRawPointer(dst + x).storeBytes(of: sum, as: V4.self)
+            x += V4.scalarCount
+        }
+        while x < to { dst[x] += w * (p[x] + q[x]); x += 1 }
+    }
+
     /// dst[x] = Σ_k w[|k|]·src[x+k] for x in [from, to).
     @inline(__always)
     static func blurRow(_ src: UnsafePointer<Float>, into dst: UnsafeMutablePointer<Float>,
@@ -459,8 +492,7 @@ public enum HeightField {
             k += 4
         }
         while k < n {
-            let wk = weights[k]
-            for x in from..<to { dst[x] += wk * (src[x - k] + src[x + k]) }
+            addTap(dst, src - k, src + k, weight: weights[k], from: from, to: to)
             k += 1
         }
     }
@@ -485,9 +517,7 @@ public enum HeightField {
             k += 4
         }
         while k < n {
-            let wk = weights[k]
-            let up = row(y - k), down = row(y + k)
-            for x in from..<to { dst[x] += wk * (up[x] + down[x]) }
+            addTap(dst, row(y - k), row(y + k), weight: weights[k], from: from, to: to)
             k += 1
         }
     }
