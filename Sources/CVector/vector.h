@@ -27,3 +27,12 @@ static inline __attribute__((always_inline)) mercurial_float8 mercurial_load8(co
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
+
+// The same on sixteen lanes (two AVX registers): two independent chains of operations side by side.
+typedef float mercurial_float16 __attribute__((ext_vector_type(16)));
+static inline __attribute__((always_inline)) mercurial_float16 mercurial_sqrt16(mercurial_float16 x) {
+    return __builtin_elementwise_sqrt(x);
+}
+static inline __attribute__((always_inline)) mercurial_float16 mercurial_div16(mercurial_float16 a, mercurial_float16 b) {
+    return a / b;
+}

@@ -9,6 +9,9 @@ import CVector
 /// Eight lanes: two SSE registers on the baseline build, one AVX register on the x86-64-v3 build.
 public typealias V4 = SIMD8<Float>
 public typealias I4 = SIMD8<Int32>
+/// Sixteen lanes: two AVX registers (four SSE ones), for two independent chains of operations side
+/// by side where a kernel is bound by its longest chain (the lighting of lit-relief).
+public typealias Lanes = SIMD16<Float>
 
 @inline(__always) @usableFromInline func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
 @inline(__always) @usableFromInline func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
@@ -16,6 +19,9 @@ public typealias I4 = SIMD8<Int32>
 /// these are C).
 @inline(__always) @usableFromInline func vsqrt(_ a: V4) -> V4 { mercurial_sqrt8(a) }
 @inline(__always) @usableFromInline func vdiv(_ a: V4, _ b: V4) -> V4 { mercurial_div8(a, b) }
+/// The same for sixteen lanes.
+@inline(__always) @usableFromInline func lsqrt(_ a: Lanes) -> Lanes { mercurial_sqrt16(a) }
+@inline(__always) @usableFromInline func ldiv(_ a: Lanes, _ b: Lanes) -> Lanes { mercurial_div16(a, b) }
 /// Eight floats from `p`, at any alignment, as one load.
 @inline(__always) @usableFromInline func vload(_ p: UnsafePointer<Float>) -> V4 { mercurial_load8(p) }
 @inline(__always) func vclamp(_ a: V4, _ lo: Float, _ hi: Float) -> V4 {

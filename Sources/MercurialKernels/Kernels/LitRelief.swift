@@ -270,14 +270,16 @@ public enum LitRelief {
             }
             return
         }
-        // Lit colour, eight pixels at a time: the lights give each pixel a factor F for its colour
-        // and a term A added to it (ambient, diffuse, gloss, shadow; computed across the eight
-        // lanes), then out = C ⊙ F + A pixel by pixel on RGBA as it lies in memory. A row's last
-        // group, when shorter, goes through the same arithmetic on zero-padded heights, so every
-        // pixel is computed the same way whatever block it falls in (tiles and threads agree).
-        let lanes = V4.scalarCount
+        // Lit colour, sixteen pixels at a time (two independent chains of vector operations side by
+        // side: the lighting is bound by its longest chain of dependent operations): the lights give
+        // each pixel a factor F for its colour and a term A added to it (ambient, diffuse, gloss,
+        // shadow; computed across the lanes), then out = C ⊙ F + A pixel by pixel on RGBA as it lies
+        // in memory. A row's last group, when shorter, goes through the same arithmetic on
+        // zero-padded heights, so every pixel is computed the same way whatever block it falls in
+        // (tiles and threads agree).
+        let lanes = Lanes.scalarCount
         let colours = Terms.colours(p)
-        // Per light, the eight lanes' diffuse and gloss weights, then the lanes' unlit share.
+        // Per light, the lanes' diffuse and gloss weights, then the lanes' unlit share.
         let weightCount = (2 * p.lights.count + 1) * lanes
         let gloss = Power(p.shininess, forUnitRange: true), shadow = Terms.hasShadow(p)
         withUnsafeTemporaryAllocation(of: Float.self, capacity: weightCount) { weights in
@@ -295,7 +297,8 @@ public enum LitRelief {
                         let n = count == lanes ? neighbours(centre, columns: columns)
                                                : paddedNeighbours(centre, columns: columns, count: count)
                         lightWeights(lights, gain: gain, gloss: gloss, shadow: shadow, heights: n,
-                                     px: pixelCentres(x + i), py: py, into: w)
+                                     px: Lanes(lowHalf: pixelCentres(x + i), highHalf: pixelCentres(x + i + V4.scalarCount)),
+                                     py: py, into: w)
                         let first = 4 * (j * width + i)
                         terms.apply(weights: w, color: color + first, into: out + first, count: count)
                         i += count
@@ -319,18 +322,18 @@ public enum LitRelief {
         return px
     }
 
-    /// The four neighbours' heights of eight pixels starting at `centre`.
+    /// The four neighbours' heights of sixteen pixels starting at `centre`.
     @inline(__always)
-    static func neighbours(_ centre: UnsafePointer<Float>, columns: Int) -> (V4, V4, V4, V4) {
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V4 {
-            vload(p)
+    static func neighbours(_ centre: UnsafePointer<Float>, columns: Int) -> (Lanes, Lanes, Lanes, Lanes) {
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> Lanes {
+            Lanes(lowHalf: vload(p), highHalf: vload(p + V4.scalarCount))
         }
         return (load(centre - 1), load(centre + 1), load(centre - columns), load(centre + columns))
     }
 
     /// `neighbours` for a row's last, short group: lanes from `count` on are 0.
-    static func paddedNeighbours(_ centre: UnsafePointer<Float>, columns: Int, count: Int) -> (V4, V4, V4, V4) {
-        var left = V4(), right = V4(), up = V4(), down = V4()
+    static func paddedNeighbours(_ centre: UnsafePointer<Float>, columns: Int, count: Int) -> (Lanes, Lanes, Lanes, Lanes) {
+        var left = Lanes(), right = Lanes(), up = Lanes(), down = Lanes()
         for l in 0..<count {
             left[l] = centre[l - 1]; right[l] = centre[l + 1]
             up[l] = centre[l - columns]; down[l] = centre[l + columns]
@@ -338,48 +341,52 @@ public enum LitRelief {
         return (left, right, up, down)
     }
 
-    /// The lighting formula's weights for eight pixels (see the top of this file), into `w`: for
-    /// light k, lanes 16k..<16k+8 hold a·max(n·L, 0) and 16k+8..<16k+16 a·[n·L > 0]·max(n·H, 0)^s;
-    /// with `shadow`, the last eight hold the unlit share 1 − min(1, Σ a·max(n·L, 0)). Powers by
+    /// The lighting formula's weights for sixteen pixels (see the top of this file), into `w`: for
+    /// light k, lanes 32k..<32k+16 hold a·max(n·L, 0) and 32k+16..<32k+32 a·[n·L > 0]·max(n·H, 0)^s;
+    /// with `shadow`, the last sixteen hold the unlit share 1 − min(1, Σ a·max(n·L, 0)). Powers by
     /// `Power`.
     @inline(__always)
     static func lightWeights(_ lights: UnsafeBufferPointer<ReliefLight>, gain: Float, gloss shininess: Power,
-                             shadow: Bool, heights: (V4, V4, V4, V4), px: V4, py: Float,
+                             shadow: Bool, heights: (Lanes, Lanes, Lanes, Lanes), px: Lanes, py: Float,
                              into w: UnsafeMutablePointer<Float>) {
-        @inline(__always) func store(_ v: V4, _ at: Int) {
-            UnsafeMutableRawPointer(w + at).storeBytes(of: v, as: V4.self)
+        let lanes = Lanes.scalarCount
+        @inline(__always) func store(_ v: Lanes, _ at: Int) {
+            UnsafeMutableRawPointer(w + at).storeBytes(of: v, as: Lanes.self)
         }
+        @inline(__always) func lmax(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .> a) }
+        @inline(__always) func lmin(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .< a) }
         // (h(x+1) − h(x−1))·½·(−gain) with the two constant factors as one (½ is exact: the same bits).
-        let slope = V4(repeating: -0.5 * gain)
+        let slope = Lanes(repeating: -0.5 * gain)
         let nx0 = (heights.1 - heights.0) * slope, ny0 = (heights.3 - heights.2) * slope
-        let inverse = vdiv(V4(repeating: 1), vsqrt(nx0 * nx0 + ny0 * ny0 + 1))
+        let one = Lanes(repeating: 1)
+        let inverse = ldiv(one, lsqrt(nx0 * nx0 + ny0 * ny0 + 1))
         let nx = nx0 * inverse, ny = ny0 * inverse, nz = inverse
-        var lit = V4()
+        var lit = Lanes()
         for k in 0..<lights.count {
             let light = lights[k]
-            var lx = V4(repeating: light.direction.x), ly = V4(repeating: light.direction.y)
-            var lz = V4(repeating: light.direction.z), a = V4(repeating: 1)
+            var lx = Lanes(repeating: light.direction.x), ly = Lanes(repeating: light.direction.y)
+            var lz = Lanes(repeating: light.direction.z), a = one
             if light.kind == .point {
-                let dx = V4(repeating: light.position.x) - px, dy = light.position.y - py, dz = light.position.z
-                let distance = vsqrt(dx * dx + V4(repeating: dy * dy + dz * dz))
-                let inv = vdiv(V4(repeating: 1), vmax(distance, V4(repeating: 1e-30)))
+                let dx = Lanes(repeating: light.position.x) - px, dy = light.position.y - py, dz = light.position.z
+                let distance = lsqrt(dx * dx + Lanes(repeating: dy * dy + dz * dz))
+                let inv = ldiv(one, lmax(distance, Lanes(repeating: 1e-30)))
                 lx = dx * inv; ly = dy * inv; lz = dz * inv
                 if light.falloff != 0 {
-                    a = Power(light.falloff).ofReciprocal(1 + vdiv(distance, V4(repeating: light.reach)))
+                    a = Power(light.falloff).ofReciprocal(1 + ldiv(distance, Lanes(repeating: light.reach)))
                 }
             }
             let nl = nx * lx + ny * ly + nz * lz
-            let diffuse = a * vmax(nl, V4())
+            let diffuse = a * lmax(nl, Lanes())
             // H = normalize(L + V), V = (0, 0, 1).
             let hz = lz + 1
-            let nh = vclamp(vdiv(nx * lx + ny * ly + nz * hz, vsqrt(lx * lx + ly * ly + hz * hz)), 0, 1)
+            let nh = lmin(lmax(ldiv(nx * lx + ny * ly + nz * hz, lsqrt(lx * lx + ly * ly + hz * hz)), Lanes()), one)
             var gloss = a * shininess.of01(nh)
             gloss.replace(with: 0, where: nl .<= 0)
-            store(diffuse, 16 * k)
-            store(gloss, 16 * k + 8)
+            store(diffuse, 2 * lanes * k)
+            store(gloss, 2 * lanes * k + lanes)
             lit += diffuse
         }
-        if shadow { store(1 - vmin(lit, V4(repeating: 1)), 16 * lights.count) }
+        if shadow { store(1 - lmin(lit, one), 2 * lanes * lights.count) }
     }
 
     /// x^e for a fixed exponent e ≥ 0. A whole e up to `maximumWhole` (the usual shininess and
@@ -401,7 +408,7 @@ public enum LitRelief {
         }
 
         /// x^whole by squaring, x's bits of the exponent from the lowest.
-        @inline(__always) func squaring(_ x: V4) -> V4 {
+        @inline(__always) func squaring(_ x: Lanes) -> Lanes {
             var result = x, base = x, e = whole
             // The lowest set bit starts the product (no multiplication by 1).
             while e & 1 == 0 { base *= base; e >>= 1 }
@@ -416,18 +423,24 @@ public enum LitRelief {
         }
 
         /// x^e for x in [0, 1] (0^e = 0). By squaring, lanes below 2^(−120/e), whose power is below
-        /// 2^−120, count as 0, so that no step falls into slow subnormal numbers.
-        @_transparent func of01(_ x: V4) -> V4 {
-            guard whole > 0 else { return FastMath.pow01(x, exponent) }
+        /// 2^−120, count as 0, so that no step falls into slow subnormal numbers. Otherwise by
+        /// FastMath, eight lanes at a time.
+        @_transparent func of01(_ x: Lanes) -> Lanes {
+            guard whole > 0 else {
+                return Lanes(lowHalf: FastMath.pow01(x.lowHalf, exponent), highHalf: FastMath.pow01(x.highHalf, exponent))
+            }
             var clean = x
-            clean.replace(with: 0, where: x .< V4(repeating: cutoff))
+            clean.replace(with: 0, where: x .< Lanes(repeating: cutoff))
             return squaring(clean)
         }
 
         /// x^−e for x ≥ 1.
-        @_transparent func ofReciprocal(_ x: V4) -> V4 {
-            guard whole > 0 else { return FastMath.exp2(FastMath.log2(x) * -exponent) }
-            return vdiv(V4(repeating: 1), squaring(x))
+        @_transparent func ofReciprocal(_ x: Lanes) -> Lanes {
+            guard whole > 0 else {
+                @inline(__always) func power(_ v: V4) -> V4 { FastMath.exp2(FastMath.log2(v) * -exponent) }
+                return Lanes(lowHalf: power(x.lowHalf), highHalf: power(x.highHalf))
+            }
+            return ldiv(Lanes(repeating: 1), squaring(x))
         }
     }
 
@@ -457,10 +470,11 @@ public enum LitRelief {
         }
 
         /// out = C ⊙ (ambient + Σ diffuse·colour) + Σ gloss·colour⊙specular + unlit·shadow, for
-        /// `count` pixels; alpha is the layer's, exactly. Two pixels per eight-lane vector (their
-        /// weights broadcast into its halves), a last odd pixel alone: the same operations on each
-        /// pixel's lanes in the same order either way, so the bits do not depend on the pairing.
-        /// Without a shadow colour its term (+0 everywhere) is left out.
+        /// `count` pixels (weights laid out as `lightWeights` writes them); alpha is the layer's,
+        /// exactly. Two pixels per eight-lane vector (their weights broadcast into its halves), a
+        /// last odd pixel alone: the same operations on each pixel's lanes in the same order either
+        /// way, so the bits do not depend on the pairing. Without a shadow colour its term (+0
+        /// everywhere) is left out.
         @inline(__always)
         func apply(weights w: UnsafePointer<Float>, color: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
                    count: Int) {
@@ -468,7 +482,8 @@ public enum LitRelief {
             @inline(__always) func pair(_ at: Int) -> V4 {
                 V4(lowHalf: SIMD4(repeating: w[at]), highHalf: SIMD4(repeating: w[at + 1]))
             }
-            let unlit = 16 * lights, shaded = shadow != SIMD4<Float>()
+            let lanes = Lanes.scalarCount
+            let unlit = 2 * lanes * lights, shaded = shadow != SIMD4<Float>()
             let ambient2 = twice(ambient), shadow2 = twice(shadow)
             var l = 0
             while l + 2 <= count {
@@ -476,8 +491,8 @@ public enum LitRelief {
                 var factor = ambient2
                 var added = shaded ? pair(unlit + l) * shadow2 : V4()
                 for k in 0..<lights {
-                    factor += pair(16 * k + l) * twice(colours[2 * k])
-                    added += pair(16 * k + 8 + l) * twice(colours[2 * k + 1])
+                    factor += pair(2 * lanes * k + l) * twice(colours[2 * k])
+                    added += pair(2 * lanes * k + lanes + l) * twice(colours[2 * k + 1])
                 }
                 var o = c * factor + added
                 o[3] = c[3]
@@ -490,8 +505,8 @@ public enum LitRelief {
                 var factor = ambient
                 var added = shaded ? w[unlit + l] * shadow : SIMD4<Float>()
                 for k in 0..<lights {
-                    factor += w[16 * k + l] * colours[2 * k]
-                    added += w[16 * k + 8 + l] * colours[2 * k + 1]
+                    factor += w[2 * lanes * k + l] * colours[2 * k]
+                    added += w[2 * lanes * k + lanes + l] * colours[2 * k + 1]
                 }
                 var o = c * factor + added
                 o.w = c.w
