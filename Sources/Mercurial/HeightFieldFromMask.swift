@@ -59,10 +59,15 @@ enum HeightFieldFromMask: AreaFilterOperation {
         var keepAlpha: Bool
     }
 
-    /// The preparation for these properties (also liquid-metal-surface's, which makes the heights
-    /// the same way).
+    /// The kernel's parameters for these properties.
+    static func parameters(_ p: Properties) -> HeightFieldParameters {
+        HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
+    }
+
+    /// The preparation for these properties (also shaded-material-from-mask's, which makes the
+    /// heights the same way).
     static func prepared(_ p: Properties) -> Prepared {
-        let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
+        let parameters = parameters(p)
         let levels = parameters.isPlainInner ? parameters.sigmas : parameters.side(radius: parameters.sideRadius).sigmas
         return Prepared(channel: p.mask, parameters: parameters,
                         weights: levels.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: p.keepAlpha)

@@ -44,9 +44,8 @@ enum ShadedMaterialFromMask: ComposerOperation {
     /// shading image as Shaded Material reads it.
     static func requiredForOutput(_ context: OperationContext, pad: String, roi: Rect) -> Rect {
         guard pad == "aux" else {
-            let p = context.properties.typed(Properties.self).height
-            let parameters = HeightFieldParameters(radius: p.radius, profile: p.profile, style: p.style, soften: p.soften)
-            return roi.grown(by: parameters.halo + 1)
+            let halo = HeightFieldFromMask.parameters(context.properties.typed(Properties.self).height).halo
+            return roi.grown(by: halo + 1)
         }
         return ShadedMaterialOp.requiredForOutput(context, pad: pad, roi: roi)
     }
@@ -65,8 +64,7 @@ enum ShadedMaterialFromMask: ComposerOperation {
         let parts = (roi.width + widest - 1) / widest
         let columns = (0..<parts).map { i in (roi.width * i / parts, roi.width * (i + 1) / parts - roi.width * i / parts) }
         let columnWidth = columns.map(\.1).max() ?? 0
-        let tileRows = output.tileBlocks(Rect(x: roi.x, y: roi.y, width: 1, height: roi.height), maxWidth: 1)
-            .largestBlockSize.height
+        let tileRows = output.tileBlocks(roi, maxWidth: roi.width).largestBlockSize.height
         // The ring: a tile row with the rows above and below it, a strip, and a row to spare.
         let ringRows = tileRows + HeightFieldFromMask.stripRows + 4
         let rowFloats = 2 * (columnWidth + 2)

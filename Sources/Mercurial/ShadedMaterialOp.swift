@@ -129,20 +129,6 @@ enum ShadedMaterialOp: ComposerOperation {
         }
     }
 
-    /// Shades `chunk` into the output from (height, alpha) pairs over `grown` (the chunk grown by one
-    /// pixel, edges already filled), one tile row of the output at a time, straight into its tiles.
-    static func shade(_ plane: UnsafePointer<Float>, grown: Rect, chunk: Rect, scale: Float, shading: ShadingImage,
-                      output: OutputBuffer) {
-        for block in output.tileBlocks(chunk, maxWidth: blockWidth) {
-            output.fill(block, format: .rgbaFloat) { piece in
-                let r = piece.rect
-                kernel.shade(heightAlpha: plane + 2 * ((r.y - chunk.y) * grown.width + (r.x - chunk.x)),
-                             rowLength: grown.width, width: r.width, height: r.height, scale: scale,
-                             shading: shading, into: piece.pixels)
-            }
-        }
-    }
-
     /// Reads (height, alpha) for `block` grown by one pixel, rows of block.width + 2 pixels; outside
     /// the height field its edge pixels repeat. False when `block` is nowhere near the height field.
     static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, into p: UnsafeMutablePointer<Float>) -> Bool {

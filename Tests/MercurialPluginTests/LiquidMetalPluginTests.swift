@@ -181,13 +181,16 @@ final class LiquidMetalPluginTests: PluginTestCase {
         XCTAssertTrue(processInChunks() == expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10), "new aux node not read")
     }
 
+    /// Shaded Material, and the same from a mask, with nothing on the input pad.
     func testMissingInputGivesEmptyOutput() {
-        let g = Graph()
-        let shaded = g.add("mercurial:shaded-material")
-        let sphere = g.add("mercurial:hemisphere-light-render")
-        g.connect(sphere, to: shaded, pad: "aux")
-        XCTAssertEqual(g.boundingBox(shaded).width, 0)
-        XCTAssertEqual(render(g, shaded, x: 0, y: 0, width: 8, height: 8, format: "RGBA float", components: 4),
-                       [Float](repeating: 0, count: 256))
+        for op in ["mercurial:shaded-material", "mercurial:shaded-material-from-mask"] {
+            let g = Graph()
+            let shaded = g.add(op)
+            let sphere = g.add("mercurial:hemisphere-light-render")
+            g.connect(sphere, to: shaded, pad: "aux")
+            XCTAssertEqual(g.boundingBox(shaded).width, 0, op)
+            XCTAssertEqual(render(g, shaded, x: 0, y: 0, width: 8, height: 8, format: "RGBA float", components: 4),
+                           [Float](repeating: 0, count: 256), op)
+        }
     }
 }

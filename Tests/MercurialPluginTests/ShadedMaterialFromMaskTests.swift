@@ -64,16 +64,6 @@ final class ShadedMaterialFromMaskTests: PluginTestCase {
         }
     }
 
-    func testMissingInputGivesEmptyOutput() {
-        let g = Graph()
-        let fused = g.add("mercurial:shaded-material-from-mask")
-        let sphere = g.add("mercurial:hemisphere-light-render")
-        g.connect(sphere, to: fused, pad: "aux")
-        XCTAssertEqual(g.boundingBox(fused).width, 0)
-        XCTAssertEqual(render(g, fused, x: 0, y: 0, width: 8, height: 8, format: "RGBA float", components: 4),
-                       [Float](repeating: 0, count: 256))
-    }
-
     /// Its properties are the two ops' own (names, ranges, defaults), keep-alpha aside.
     func testPropertiesAreTheTwoOps() {
         let g = Graph()

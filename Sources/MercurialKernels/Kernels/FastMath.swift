@@ -15,12 +15,11 @@ public typealias Lanes = SIMD16<Float>
 
 @inline(__always) @usableFromInline func vmin(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .< a) }
 @inline(__always) @usableFromInline func vmax(_ a: V4, _ b: V4) -> V4 { a.replacing(with: b, where: b .> a) }
-/// Eight IEEE square roots, or quotients, as one vector operation (see CVector's header for why
+/// Sixteen IEEE square roots, or quotients, as vector operations (see CVector's header for why
 /// these are C).
-@inline(__always) @usableFromInline func vsqrt(_ a: V4) -> V4 { mercurial_sqrt8(a) }
-@inline(__always) @usableFromInline func vdiv(_ a: V4, _ b: V4) -> V4 { mercurial_div8(a, b) }
-/// The same for sixteen lanes.
 @inline(__always) @usableFromInline func lsqrt(_ a: Lanes) -> Lanes { mercurial_sqrt16(a) }
+@inline(__always) @usableFromInline func lmin(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .< a) }
+@inline(__always) @usableFromInline func lmax(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .> a) }
 @inline(__always) @usableFromInline func ldiv(_ a: Lanes, _ b: Lanes) -> Lanes { mercurial_div16(a, b) }
 /// Eight floats from `p`, at any alignment, as one load.
 @inline(__always) @usableFromInline func vload(_ p: UnsafePointer<Float>) -> V4 { mercurial_load8(p) }

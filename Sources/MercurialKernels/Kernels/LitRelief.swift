@@ -353,8 +353,6 @@ public enum LitRelief {
         @inline(__always) func store(_ v: Lanes, _ at: Int) {
             UnsafeMutableRawPointer(w + at).storeBytes(of: v, as: Lanes.self)
         }
-        @inline(__always) func lmax(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .> a) }
-        @inline(__always) func lmin(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .< a) }
         // (h(x+1) − h(x−1))·½·(−gain) with the two constant factors as one (½ is exact: the same bits).
         let slope = Lanes(repeating: -0.5 * gain)
         let nx0 = (heights.1 - heights.0) * slope, ny0 = (heights.3 - heights.2) * slope
