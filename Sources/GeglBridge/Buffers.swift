@@ -39,6 +39,35 @@ public struct InputBuffer {
     }
 }
 
+extension InputBuffer {
+    /// Reads one component (0-based) of `rect` in `format` into `destination`: pixel (x, y) of
+    /// the rect goes to destination[(y − rect.y)·rowStride + (x − rect.x)·step]. Where the format
+    /// is the buffer's own, the values come straight out of GEGL's tiles (no copy of the pixels);
+    /// elsewhere GEGL converts piece by piece. Pixels outside the buffer's extent read as 0.
+    public func readComponent(_ rect: Rect, format: PixelFormat, component: Int, into destination: UnsafeMutablePointer<Float>,
+                              rowStride: Int, step: Int = 1) {
+        guard !rect.isEmpty else { return }
+        precondition(component >= 0 && component < format.components)
+        var r = rect.gegl
+        guard let iterator = gegl_buffer_iterator_new(buffer, &r, 0, bablFormat(format), GEGL_ACCESS_READ,
+                                                      GEGL_ABYSS_NONE, 1) else { return }
+        // Why the offset: as in `OutputBuffer.fill`, the first item follows the struct's fixed fields.
+        let item = UnsafeRawPointer(iterator) + MemoryLayout<GeglBufferIterator>.stride
+        let components = format.components
+        while gegl_buffer_iterator_next(iterator) != 0 {
+            let piece = item.load(as: GeglBufferIteratorItem.self)
+            guard let data = piece.data else { continue }
+            let p = Rect(piece.roi)
+            let source = UnsafePointer(data.assumingMemoryBound(to: Float.self)) + component
+            for row in 0..<p.height {
+                let from = source + components * row * p.width
+                let to = destination + (p.y + row - rect.y) * rowStride + (p.x - rect.x) * step
+                for x in 0..<p.width { to[x * step] = from[x * components] }
+            }
+        }
+    }
+}
+
 /// The output buffer during `process`.
 public struct OutputBuffer {
     let buffer: OpaquePointer
@@ -117,15 +146,33 @@ public struct OutputBuffer {
                           step: max(1, maxWidth / tileWidth) * tileWidth)
     }
 
+    /// `rect` cut along the output's tile grid into about `count` columns of whole tiles, as
+    /// wide as each other as the grid allows (the last may be narrower), each as tall as `rect`.
+    /// Two columns never share a tile, so threads can fill them at the same time.
+    public func tileColumns(_ rect: Rect, count: Int) -> [Rect] {
+        guard !rect.isEmpty else { return [] }
+        let tileWidth = max(1, intProperty("tile-width"))
+        let row = Rect(x: rect.x, y: rect.y, width: rect.width, height: 1)
+        let tiles = tileBlocks(row, maxWidth: tileWidth).count
+        let perColumn = max(1, (tiles + max(count, 1) - 1) / max(count, 1))
+        let blocks = tileBlocks(row, maxWidth: perColumn * tileWidth)
+        return blocks.map { Rect(x: $0.x, y: rect.y, width: $0.width, height: rect.height) }
+    }
+
     /// An integer GObject property of the buffer ("tile-height", "shift-y").
     private func intProperty(_ name: String) -> Int {
-        var value = GValue()
-        g_value_init(&value, fundamental(6))
-        defer { g_value_unset(&value) }
-        // Why the cast: GeglBuffer is a GObject; the property getter takes the base type.
-        g_object_get_property(UnsafeMutablePointer<GObject>(buffer), name, &value)
-        return Int(g_value_get_int(&value))
+        intGObjectProperty(UnsafeMutableRawPointer(buffer), name)
     }
+}
+
+/// An integer property of a GObject (a buffer's "tile-height", GEGL's configured "threads").
+func intGObjectProperty(_ object: UnsafeMutableRawPointer, _ name: String) -> Int {
+    var value = GValue()
+    g_value_init(&value, fundamental(6))
+    defer { g_value_unset(&value) }
+    // Why the cast: the object is a GObject; the property getter takes the base type.
+    g_object_get_property(object.assumingMemoryBound(to: GObject.self), name, &value)
+    return Int(g_value_get_int(&value))
 }
 
 /// The blocks of `OutputBuffer.tileBlocks`, block i computed from i.

@@ -4,6 +4,14 @@ import Synchronization
 /// Work spread over GEGL's own worker threads, handed out piece by piece: for operations whose
 /// parts cost unequal amounts (see `Threading.balancedByOperation`).
 public enum Parallel {
+    /// How many threads GEGL works with (its "threads" setting): how many pieces a region needs
+    /// at least for every thread to have work.
+    public static var threads: Int {
+        // Why the raw pointer: gegl_config returns GEGL's own GeglConfig object, not ours to free.
+        guard let config = gegl_config() else { return 1 }
+        return max(1, intGObjectProperty(UnsafeMutableRawPointer(config), "threads"))
+    }
+
     /// Runs `worker` once on each of up to `items` of GEGL's threads (the calling thread is one of
     /// them; GEGL's "threads" setting caps the number). Each worker takes item indices from `next`,
     /// in increasing order, until it returns nil: every index in 0..<items is taken exactly once.

@@ -143,32 +143,51 @@ enum HeightFieldFromMask: AreaFilterOperation {
         let ringRows = !prepared.keepAlpha ? 0
             : streamsRows ? min(block.height, 2 * (prepared.parameters.halo + MercurialKernels.HeightField.readBatch + stripRows))
             : block.height
-        var alpha = [Float](repeating: 0, count: ringRows * block.width)
+        var kept = [Float](repeating: 0, count: ringRows * block.width)
         var alphaRow = [Int](repeating: -1, count: ringRows)
-        // Mask rows: luminance and alpha read through babl, outside the input's extent both 0.
-        var ya = [Float](repeating: 0, count: window.width * MercurialKernels.HeightField.readBatch * 2)
+        // Mask rows, outside the input's extent 0: the alpha mask straight from the layer's tiles
+        // (no copy, no conversion when it lies as RGBA float); the luminance masks read luminance
+        // and alpha through babl.
+        var ya = [Float](repeating: 0, count: prepared.channel == .alpha ? 0 : window.width * MercurialKernels.HeightField.readBatch * 2)
         func readMask(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
+            guard prepared.channel != .alpha else {
+                readAlpha(Rect(x: window.x, y: window.y + first, width: window.width, height: count), into: into,
+                          rowStride: window.width)
+                if prepared.keepAlpha { keepAlpha(into + inset, rowStride: window.width, step: 1, windowRow: first, rows: count) }
+                return
+            }
             ya.withUnsafeMutableBufferPointer { buffer in
                 var done = 0
                 while done < count {
                     let rows = min(MercurialKernels.HeightField.readBatch, count - done)
                     input.read(Rect(x: window.x, y: window.y + first + done, width: window.width, height: rows),
                                format: .yaFloat, into: buffer.baseAddress!)
-                    if prepared.keepAlpha { keepAlpha(buffer.baseAddress!, windowRow: first + done, rows: rows) }
-                    MercurialKernels.Mask.extract(prepared.channel, luminanceAlpha: buffer.baseAddress!, into: into + done * window.width,
-                                             count: rows * window.width)
+                    if prepared.keepAlpha {
+                        keepAlpha(buffer.baseAddress! + 2 * inset + 1, rowStride: 2 * window.width, step: 2,
+                                  windowRow: first + done, rows: rows)
+                    }
+                    MercurialKernels.Mask.extract(prepared.channel, luminanceAlpha: buffer.baseAddress!,
+                                                  into: into + done * window.width, count: rows * window.width)
                     done += rows
                 }
             }
         }
-        func keepAlpha(_ ya: UnsafePointer<Float>, windowRow: Int, rows: Int) {
-            alpha.withUnsafeMutableBufferPointer { kept in
+        /// The input's alpha of `rect`, as the mask reads it.
+        func readAlpha(_ rect: Rect, into destination: UnsafeMutablePointer<Float>, rowStride: Int, step: Int = 1) {
+            let format = prepared.channel == .alpha ? PixelFormat.rgbaFloat : .yaFloat
+            input.readComponent(rect, format: format, component: format.components - 1, into: destination,
+                                rowStride: rowStride, step: step)
+        }
+        /// Keeps the alpha of window rows from `windowRow` on (`alpha` at the block's first column,
+        /// rows `rowStride` apart, values `step` apart) where they are rows of the block.
+        func keepAlpha(_ alpha: UnsafePointer<Float>, rowStride: Int, step: Int, windowRow: Int, rows: Int) {
+            kept.withUnsafeMutableBufferPointer { kept in
                 for r in 0..<rows {
                     let y = windowRow + r - top
                     guard y >= 0, y < block.height else { continue }
-                    let source = ya + 2 * (r * window.width + inset) + 1
+                    let source = alpha + r * rowStride
                     let destination = kept.baseAddress! + (y % ringRows) * block.width
-                    for x in 0..<block.width { destination[x] = source[2 * x] }
+                    for x in 0..<block.width { destination[x] = source[step * x] }
                     alphaRow[y % ringRows] = y
                 }
             }
@@ -191,7 +210,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
                                  height: min(stripRows, rect.height - first))
                 let y0 = strip.y - block.y
                 if (y0..<(y0 + strip.height)).allSatisfy({ alphaRow[$0 % ringRows] == $0 }) {
-                    alpha.withUnsafeBufferPointer { kept in
+                    kept.withUnsafeBufferPointer { kept in
                         for r in 0..<strip.height {
                             let a = kept.baseAddress! + ((y0 + r) % ringRows) * block.width
                             let row = pair + 2 * r * strip.width
@@ -199,7 +218,8 @@ enum HeightFieldFromMask: AreaFilterOperation {
                         }
                     }
                 } else {
-                    input.read(strip, format: .yaFloat, into: pair)
+                    // Read again as the mask read it (the same alpha, whichever way it came).
+                    readAlpha(strip, into: pair + 1, rowStride: 2 * strip.width, step: 2)
                 }
                 let h = heights + first * rect.width
                 for i in 0..<(strip.width * strip.height) { pair[2 * i] = h[i] }

@@ -52,69 +52,97 @@ enum ShadedMaterialFromMask: ComposerOperation {
 
     // MARK: Process
 
-    /// A region is worked in columns that the height field makes in one column of blocks, so its
-    /// rows arrive in strips from the top. Rows are kept only until the tile row of output that
-    /// needs them (its rows, and one more above and below) is shaded: a ring of a tile row and a
-    /// strip, not the region's heights.
+    /// GEGL hands each region over whole; `process` shares it out (see `columns`).
+    static let threading = Threading.balancedByOperation
+
+    /// A region's columns, handed to GEGL's threads one at a time: two per thread, so that a
+    /// thread that drew a light column (little of the shape) takes another while one with much of
+    /// it finishes (cut in two by GEGL, a text layer's left half cost a third more than its right).
+    /// Each column reads the height field's halo on both sides, so none is narrower than
+    /// `halosPerColumn` halos. Columns are whole tiles of the output, which threads fill at once.
+    static let columnsPerThread = 2
+    static let halosPerColumn = 8
+
+    /// Each column is worked in parts that the height field makes in one column of blocks, so
+    /// their rows arrive in strips from the top. Rows are kept only until the tile row of output
+    /// that needs them (its rows, and one more above and below) is shaded: a ring of a tile row
+    /// and a strip, not the region's heights.
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let shading = prepared.shading.shading.value { ShadedMaterialOp.shadingImage(aux, bounds: prepared.shading.auxBounds) }
-        // Columns two pixels narrower than the height field's blocks: with their one-pixel ring, one block wide.
+        let halo = prepared.height.parameters.halo
+        let threads = Parallel.threads
+        let count = threads == 1 ? 1 : min(columnsPerThread * threads, max(1, roi.width / (halosPerColumn * (halo + 1))))
+        let columns = output.tileColumns(roi, count: count)
+        // Parts two pixels narrower than the height field's blocks: with their one-pixel ring, one block wide.
         let widest = max(1, HeightFieldFromMask.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)
-        let parts = (roi.width + widest - 1) / widest
-        let columns = (0..<parts).map { i in (roi.width * i / parts, roi.width * (i + 1) / parts - roi.width * i / parts) }
-        let columnWidth = columns.map(\.1).max() ?? 0
+        let partWidth = columns.map { $0.width / ((($0.width + widest - 1) / widest)) + 1 }.max() ?? 0
         let tileRows = output.tileBlocks(roi, maxWidth: roi.width).largestBlockSize.height
         // The ring: a tile row with the rows above and below it, a strip, and a row to spare.
         let ringRows = tileRows + HeightFieldFromMask.stripRows + 4
-        let rowFloats = 2 * (columnWidth + 2)
-        Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
-            for (dx, width) in columns {
-                let column = Rect(x: roi.x + dx, y: roi.y, width: width, height: roi.height)
-                var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory,
-                                band: memory + ringRows * rowFloats)
-                guard !ring.inside.isEmpty else {
-                    // Nothing of the height field near this column: transparent, as Shaded Material.
-                    output.fill(column, format: .rgbaFloat) { $0.pixels.update(repeating: 0, count: 4 * $0.rect.count) }
-                    continue
-                }
-                let blocks = output.tileBlocks(column, maxWidth: width)
-                var nextRow = 0
-                /// Shades the tile rows whose height rows have all arrived.
-                func shadeReady() {
-                    while nextRow < blocks.rows {
-                        let first = blocks[nextRow * blocks.columns]
-                        let near = ring.touches(first)
-                        guard !near || ring.hasRows(for: first) else { return }
-                        let heights = near ? ring.rows(for: first) : nil
-                        for i in (nextRow * blocks.columns)..<((nextRow + 1) * blocks.columns) {
-                            let block = blocks[i]
-                            output.fill(block, format: .rgbaFloat) { piece in
-                                let r = piece.rect
-                                // Nothing of the height field near this block: transparent, as Shaded Material.
-                                guard let heights, !block.grown(by: 1).intersection(ring.bounds).isEmpty else {
-                                    return piece.pixels.update(repeating: 0, count: r.count * 4)
-                                }
-                                ShadedMaterialOp.kernel.shade(
-                                    heightAlpha: heights + 2 * ((r.y - first.y) * ring.grown.width + (r.x - column.x)),
-                                    rowLength: ring.grown.width, width: r.width, height: r.height,
-                                    scale: prepared.shading.scale, shading: shading, into: piece.pixels)
-                            }
-                        }
-                        nextRow += 1
-                        if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
+        let rowFloats = 2 * (partWidth + 2)
+        Parallel.run(items: columns.count) { next in
+            Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
+                while let c = next() {
+                    let whole = columns[c], parts = (whole.width + widest - 1) / widest
+                    for i in 0..<parts {
+                        let dx = whole.width * i / parts
+                        let column = Rect(x: whole.x + dx, y: whole.y, width: whole.width * (i + 1) / parts - dx,
+                                          height: whole.height)
+                        shade(column, prepared: prepared, shading: shading, input: input, output: output,
+                              ringRows: ringRows, memory: memory, band: memory + ringRows * rowFloats)
                     }
                 }
-                HeightFieldFromMask.heights(prepared.height, input: input, roi: ring.inside) { rect, format, pixels in
-                    for row in 0..<rect.height {
-                        ring.add(row: rect.y + row, from: pixels + format.components * row * rect.width,
-                                 channels: format.components, x: rect.x, width: rect.width)
-                    }
-                    shadeReady()
-                }
-                shadeReady()
             }
         }
+    }
+
+    /// Makes the heights of `column` (at most one height-field block wide) and shades them into
+    /// the output, tile row by tile row.
+    static func shade(_ column: Rect, prepared: Prepared, shading: ShadingImage, input: InputBuffer, output: OutputBuffer,
+                      ringRows: Int, memory: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>) {
+        var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory,
+                        band: band)
+        guard !ring.inside.isEmpty else {
+            // Nothing of the height field near this column: transparent, as Shaded Material.
+            output.fill(column, format: .rgbaFloat) { $0.pixels.update(repeating: 0, count: 4 * $0.rect.count) }
+            return
+        }
+        let blocks = output.tileBlocks(column, maxWidth: column.width)
+        var nextRow = 0
+        /// Shades the tile rows whose height rows have all arrived.
+        func shadeReady() {
+            while nextRow < blocks.rows {
+                let first = blocks[nextRow * blocks.columns]
+                let near = ring.touches(first)
+                guard !near || ring.hasRows(for: first) else { return }
+                let heights = near ? ring.rows(for: first) : nil
+                for i in (nextRow * blocks.columns)..<((nextRow + 1) * blocks.columns) {
+                    let block = blocks[i]
+                    output.fill(block, format: .rgbaFloat) { piece in
+                        let r = piece.rect
+                        // Nothing of the height field near this block: transparent, as Shaded Material.
+                        guard let heights, !block.grown(by: 1).intersection(ring.bounds).isEmpty else {
+                            return piece.pixels.update(repeating: 0, count: r.count * 4)
+                        }
+                        ShadedMaterialOp.kernel.shade(
+                            heightAlpha: heights + 2 * ((r.y - first.y) * ring.grown.width + (r.x - column.x)),
+                            rowLength: ring.grown.width, width: r.width, height: r.height,
+                            scale: prepared.shading.scale, shading: shading, into: piece.pixels)
+                    }
+                }
+                nextRow += 1
+                if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
+            }
+        }
+        HeightFieldFromMask.heights(prepared.height, input: input, roi: ring.inside) { rect, format, pixels in
+            for row in 0..<rect.height {
+                ring.add(row: rect.y + row, from: pixels + format.components * row * rect.width,
+                         channels: format.components, x: rect.x, width: rect.width)
+            }
+            shadeReady()
+        }
+        shadeReady()
     }
 
     /// The (height, alpha) rows of a column grown by one pixel, from the first row a tile row still

@@ -53,6 +53,10 @@ final class ShadedMaterialFromMaskTests: PluginTestCase {
             let small = render(g, fused, x: box.x, y: box.y, width: box.width, height: box.height,
                                format: "RGBA float", components: 4, threads: 1, tile: 32)
             XCTAssertEqual(small, want, "case \(n): tiles of 32, one thread")
+            // Four threads sharing columns of tiles of 16 (the op hands its columns out itself).
+            let shared = render(g, fused, x: box.x, y: box.y, width: box.width, height: box.height,
+                                format: "RGBA float", components: 4, threads: 4, tile: 16)
+            XCTAssertEqual(shared, want, "case \(n): tiles of 16, four threads")
             let (px, py, pw, ph) = (box.x + 17, box.y + 11, 45, 23)
             let part = render(g, fused, x: px, y: py, width: pw, height: ph, format: "RGBA float", components: 4,
                               threads: 2, tile: 16)
