@@ -279,10 +279,14 @@ public enum LitRelief {
         // (tiles and threads agree).
         let lanes = Lanes.scalarCount
         let colours = Terms.colours(p)
-        // Per light, the lanes' diffuse and gloss weights, then the lanes' unlit share.
+        // Per light, the lanes' diffuse and gloss weights, then the lanes' unlit share. A run of up
+        // to `groupsPerRun` groups of a row gets its weights first, then its colours: the weights
+        // of one group do not wait for another's, so the processor overlaps several groups' long
+        // chains (with the colours in between, one group's work filled its window of instructions).
         let weightCount = (2 * p.lights.count + 1) * lanes
+        let groupsPerRun = 16
         let gloss = Power(p.shininess, forUnitRange: true), shadow = Terms.hasShadow(p)
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: weightCount) { weights in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: weightCount * groupsPerRun) { weights in
             let w = weights.baseAddress!
             colours.withUnsafeBufferPointer { colours in
             p.lights.withUnsafeBufferPointer { lights in
@@ -290,18 +294,31 @@ public enum LitRelief {
                 for j in 0..<height {
                     let r = j + 1
                     let py = Float(y + j) + 0.5
-                    var i = 0
-                    while i < width {
-                        let count = min(lanes, width - i)
-                        let centre = s + r * columns + i + 1
-                        let n = count == lanes ? neighbours(centre, columns: columns)
-                                               : paddedNeighbours(centre, columns: columns, count: count)
-                        lightWeights(lights, gain: gain, gloss: gloss, shadow: shadow, heights: n,
-                                     px: Lanes(lowHalf: pixelCentres(x + i), highHalf: pixelCentres(x + i + V4.scalarCount)),
-                                     py: py, into: w)
-                        let first = 4 * (j * width + i)
-                        terms.apply(weights: w, color: color + first, into: out + first, count: count)
-                        i += count
+                    var start = 0
+                    while start < width {
+                        let end = min(width, start + groupsPerRun * lanes)
+                        var i = start, g = 0
+                        while i < end {
+                            let count = min(lanes, end - i)
+                            let centre = s + r * columns + i + 1
+                            let n = count == lanes ? neighbours(centre, columns: columns)
+                                                   : paddedNeighbours(centre, columns: columns, count: count)
+                            lightWeights(lights, gain: gain, gloss: gloss, shadow: shadow, heights: n,
+                                         px: Lanes(lowHalf: pixelCentres(x + i), highHalf: pixelCentres(x + i + V4.scalarCount)),
+                                         py: py, into: w + g * weightCount)
+                            i += count
+                            g += 1
+                        }
+                        i = start
+                        g = 0
+                        while i < end {
+                            let count = min(lanes, end - i)
+                            let first = 4 * (j * width + i)
+                            terms.apply(weights: w + g * weightCount, color: color + first, into: out + first, count: count)
+                            i += count
+                            g += 1
+                        }
+                        start = end
                     }
                 }
             }
