@@ -163,6 +163,45 @@ final class LitReliefTests: XCTestCase {
         }
     }
 
+    /// The smoothed heights are the separable Gaussian of the formula, summed in Double
+    /// here: blocks of odd and even height and of widths with and without a remainder of eight or
+    /// sixteen (the loops take rows in pairs and columns in groups).
+    func testSmoothedHeightsEqualAGaussianInDouble() {
+        for (smoothness, width, height) in [(Float(0.75), 37, 7), (0.75, 30, 6), (0.3, 17, 1), (0.5, 64, 9)] {
+            let p = LitReliefParameters(smoothness: smoothness, lights: [])
+            let halo = p.halo, taps = p.taps, w = p.weights
+            let ww = width + 2 * halo, wh = height + 2 * halo
+            var state: UInt32 = 12345
+            let heights = (0..<(ww * wh)).map { _ -> Float in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return Float(state >> 8) / Float(1 << 24)
+            }
+            let columns = width + 2, rows = height + 2
+            var smoothed = [Float](repeating: .nan, count: rows * columns)
+            var scratch = [Float](repeating: .nan, count: LitRelief.smoothScratchCount(p, width: width, height: height))
+            heights.withUnsafeBufferPointer { h in
+                smoothed.withUnsafeMutableBufferPointer { s in
+                    scratch.withUnsafeMutableBufferPointer { sc in
+                        LitRelief.smooth(p, weights: w, heights: h.baseAddress!, width: width, height: height,
+                                         into: s.baseAddress!, scratch: sc.baseAddress!)
+                    }
+                }
+            }
+            for r in 0..<rows {
+                for c in 0..<columns {
+                    var want = 0.0
+                    for i in -taps...taps {
+                        for j in -taps...taps {
+                            want += Double(w[abs(i)]) * Double(w[abs(j)]) * Double(heights[(r + taps + i) * ww + (c + taps + j)])
+                        }
+                    }
+                    XCTAssertEqual(Double(smoothed[r * columns + c]), want, accuracy: 1e-5,
+                                   "smoothness \(smoothness), \(width)×\(height): row \(r), column \(c)")
+                }
+            }
+        }
+    }
+
     /// Far from the origin (found by the fuzzer, seed 1795438939): a pixel lit in one block or
     /// split across two gives the same value, so tiles and threads agree there too.
     func testFarFromTheOriginAnySplitGivesTheSamePixels() {
