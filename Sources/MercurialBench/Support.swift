@@ -12,6 +12,13 @@ func seconds(_ body: () -> Void) -> Double {
     return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
 }
 
+/// CPU time of the whole process so far, every thread, in seconds.
+func processCPUSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
 /// `x` with `digits` decimals ("0.187"); non-finite values as Swift prints them.
 func fixed(_ x: Double, _ digits: Int) -> String {
     guard x.isFinite else { return "\(x)" }

@@ -98,7 +98,7 @@ func medianSeconds(_ body: () -> Void) -> Double { median((0..<runs).map { _ in 
 
 /// Times `build` (given the graph and the source node, returns the node to render), median of runs.
 func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node) -> Double {
-    var samples: [Double] = []
+    var samples: [Double] = [], cpu: [Double] = []
     for _ in 0..<runs {
         let g = Graph()
         let src = source.map { g.add("gegl:buffer-source", ["buffer": .buffer($0)]) }
@@ -106,12 +106,23 @@ func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph
         let out = Buffer(width: size.0, height: size.1, format: "RGBA float")
         let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
         g.link(node, sink)
+        let before = processCPUSeconds()
         samples.append(seconds { g.process(sink) })
+        cpu.append(processCPUSeconds() - before)
     }
+    lastCPU = median(cpu)
     return median(samples)
 }
 
-struct Row { let name: String; let seconds: Double; let versus: String; let ratio: Double? ; let goal: String }
+/// The median CPU time (every thread of the process, user and system) of the last `time` call's runs.
+var lastCPU = 0.0
+/// CPU seconds by case name, beside `t`'s wall-clock seconds.
+var cpuSeconds: [String: Double] = [:]
+
+struct Row {
+    let name: String; let seconds: Double; let versus: String; let ratio: Double?; let goal: String
+    var cpu: Double? = nil
+}
 var rows: [Row] = []
 /// --only a,b: run only the cases whose names contain one of the comma-separated words. (A group
 /// of cases runs when its key contains a word or a word contains its key: "--only liquid-metal
@@ -135,6 +146,7 @@ func runCases(_ cases: [Case]) -> [String: Double] {
     var out: [String: Double] = [:]
     for c in cases where wanted(c.name) {
         out[c.name] = time(c.source, size: c.size, c.build)
+        cpuSeconds[c.name] = lastCPU
     }
     return out
 }
@@ -189,9 +201,9 @@ if wanted("kernel") {
 func compare(_ name: String, _ others: [(String, String)]) {
     guard let mine = t[name] else { return }
     let present = others.filter { t[$0.0] != nil }
-    if present.isEmpty { rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "")) }
+    if present.isEmpty { rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "", cpu: cpuSeconds[name])) }
     for (other, goal) in present {
-        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal))
+        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal, cpu: cpuSeconds[name]))
     }
 }
 compare("mercurial:height-field-from-mask core-image R=10",
@@ -442,11 +454,13 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
 
 print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs")
 print("")
-print("| operation | seconds | compared with | ratio | goal |")
-print("|---|---:|---|---:|---|")
+print("(CPU: the median CPU time of a run, all threads, user and system: what the work costs beside how long it takes.)")
+print("")
+print("| operation | seconds | compared with | ratio | goal | CPU |")
+print("|---|---:|---|---:|---|---:|")
 for r in rows {
     let ratio = r.ratio.map { fixed($0, 3) } ?? ""
-    print("| \(r.name) | \(fixed(r.seconds, 3)) | \(r.versus) | \(ratio) | \(r.goal) |")
+    print("| \(r.name) | \(fixed(r.seconds, 3)) | \(r.versus) | \(ratio) | \(r.goal) | \(r.cpu.map { fixed($0, 3) } ?? "") |")
 }
 mask = nil
 Gegl.exit()
