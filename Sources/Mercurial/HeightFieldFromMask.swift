@@ -108,6 +108,11 @@ enum HeightFieldFromMask: AreaFilterOperation {
     /// given (Y float, or YA float with keep-alpha), every pixel of the region once.
     typealias Sink = (Rect, PixelFormat, UnsafePointer<Float>) -> Void
 
+    /// Where a caller that keeps rows itself takes the plain Core Image stream's heights: image row
+    /// y, `width` heights from column x, and with keep-alpha the input's alpha of the same pixels
+    /// (nil without). The pointers are good only during the call.
+    typealias RowSink = (_ y: Int, _ x: Int, _ width: Int, _ heights: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>?) -> Void
+
     /// The blocks `heights` cuts a region of `roiHeight` rows into, at most this wide and tall.
     static func blockSize(_ p: HeightFieldParameters, roiHeight: Int) -> (width: Int, height: Int) {
         let halo = p.halo
@@ -122,17 +127,19 @@ enum HeightFieldFromMask: AreaFilterOperation {
     /// The heights of `roi` (the input read around it as the halo needs), handed to `emit` in
     /// strips of at most `stripRows` rows. A region no wider than `blockSize` comes as one column of
     /// blocks: strips as wide as the region, top to bottom.
-    static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, emit: Sink) {
+    /// With `rows`, the plain Core Image stream hands its rows there as they come instead (no
+    /// strips gathered: one copy fewer); the other profiles and styles still go to `emit`.
+    static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, emit: Sink, rows: RowSink? = nil) {
         let (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
-                processBlock(prepared, input: input, block: block, emit: emit)
+                processBlock(prepared, input: input, block: block, emit: emit, rows: rows)
             }
         }
     }
 
-    static func processBlock(_ prepared: Prepared, input: InputBuffer, block: Rect, emit: Sink) {
+    static func processBlock(_ prepared: Prepared, input: InputBuffer, block: Rect, emit: Sink, rows rowSink: RowSink?) {
         let window = block.grown(by: prepared.parameters.halo)
         let inset = block.x - window.x, top = block.y - window.y
         // With keep-alpha: the input's alpha of the block's rows, kept as the mask rows pass by, in a
@@ -246,6 +253,26 @@ enum HeightFieldFromMask: AreaFilterOperation {
         guard prepared.parameters.isPlainInner else {
             return write(kernel.styledStream(prepared.parameters, weights: prepared.weights, width: window.width,
                                              height: window.height, readRows: readMask))
+        }
+        if let rowSink {
+            // Core Image, row by row to the caller, with the kept alpha of each row (read again if
+            // it has left the ring).
+            var reread = [Float](repeating: 0, count: prepared.keepAlpha ? block.width : 0)
+            kernel.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
+                                 readRows: readMask) { j, row in
+                let y = block.y + j
+                guard prepared.keepAlpha else { return rowSink(y, block.x, block.width, row, nil) }
+                if alphaRow[j % ringRows] == j {
+                    kept.withUnsafeBufferPointer { rowSink(y, block.x, block.width, row, $0.baseAddress! + (j % ringRows) * block.width) }
+                } else {
+                    reread.withUnsafeMutableBufferPointer { buffer in
+                        readAlpha(Rect(x: block.x, y: y, width: block.width, height: 1), into: buffer.baseAddress!,
+                                  rowStride: block.width)
+                        rowSink(y, block.x, block.width, row, buffer.baseAddress!)
+                    }
+                }
+            }
+            return
         }
         // Core Image: the mask streams in and height rows stream out; write them a strip at a time.
         var rows = [Float](repeating: 0, count: block.width * stripRows)

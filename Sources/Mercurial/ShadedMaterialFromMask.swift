@@ -135,13 +135,18 @@ enum ShadedMaterialFromMask: ComposerOperation {
                 if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
             }
         }
-        HeightFieldFromMask.heights(prepared.height, input: input, roi: ring.inside) { rect, format, pixels in
+        HeightFieldFromMask.heights(prepared.height, input: input, roi: ring.inside, emit: { rect, format, pixels in
+            let n = format.components
             for row in 0..<rect.height {
-                ring.add(row: rect.y + row, from: pixels + format.components * row * rect.width,
-                         channels: format.components, x: rect.x, width: rect.width)
+                let first = pixels + n * row * rect.width
+                ring.add(row: rect.y + row, x: rect.x, width: rect.width, heights: first, alpha: n == 2 ? first + 1 : nil, step: n)
             }
             shadeReady()
-        }
+        }, rows: { y, x, width, heights, alpha in
+            // The plain Core Image stream: each row straight into the ring.
+            ring.add(row: y, x: x, width: width, heights: heights, alpha: alpha, step: 1)
+            shadeReady()
+        })
         shadeReady()
     }
 
@@ -175,8 +180,9 @@ enum ShadedMaterialFromMask: ComposerOperation {
             return memory + 2 * grown.width * (start + k)
         }
 
-        /// Image row y of the height field (the next one), `width` pixels from x (`inside`'s width).
-        mutating func add(row y: Int, from source: UnsafePointer<Float>, channels: Int, x: Int, width: Int) {
+        /// Image row y of the height field (the next one), `width` pixels from x (`inside`'s width):
+        /// heights and alphas (1 without) `step` floats apart.
+        mutating func add(row y: Int, x: Int, width: Int, heights: UnsafePointer<Float>, alpha: UnsafePointer<Float>?, step: Int) {
             if start + count >= capacity {
                 // Move the rows held to the ring's first row; if a tile row still needed more than
                 // the ring holds (the height field's strips are shorter), drop the oldest.
@@ -187,10 +193,11 @@ enum ShadedMaterialFromMask: ComposerOperation {
             if count == 0 { base = y }
             let target = memory + 2 * grown.width * (start + count)
             let left = min(max(x - grown.x, 0), grown.width - 1), n = min(width, grown.width - left)
-            if channels == 2 {
-                (target + 2 * left).update(from: source, count: 2 * n)
+            let pairs = target + 2 * left
+            if let alpha {
+                for i in 0..<n { pairs[2 * i] = heights[step * i]; pairs[2 * i + 1] = alpha[step * i] }
             } else {
-                for i in 0..<n { target[2 * (left + i)] = source[i]; target[2 * (left + i) + 1] = 1 }
+                for i in 0..<n { pairs[2 * i] = heights[step * i]; pairs[2 * i + 1] = 1 }
             }
             // The ring beyond the bounds, left and right: the edge pixel again.
             for i in stride(from: 0, to: left, by: 1) { target[2 * i] = target[2 * left]; target[2 * i + 1] = target[2 * left + 1] }
