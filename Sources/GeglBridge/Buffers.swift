@@ -62,7 +62,12 @@ extension InputBuffer {
             for row in 0..<p.height {
                 let from = source + components * row * p.width
                 let to = destination + (p.y + row - rect.y) * rowStride + (p.x - rect.x) * step
-                for x in 0..<p.width { to[x * step] = from[x * components] }
+                if components == 4 && step == 1 {
+                    // The usual case (alpha of RGBA into a row), with constant strides the compiler vectorises.
+                    for x in 0..<p.width { to[x] = from[4 * x] }
+                } else {
+                    for x in 0..<p.width { to[x * step] = from[x * components] }
+                }
             }
         }
     }
