@@ -151,17 +151,24 @@ public struct OutputBuffer {
                           step: max(1, maxWidth / tileWidth) * tileWidth)
     }
 
-    /// `rect` cut along the output's tile grid into about `count` columns of whole tiles, as
-    /// wide as each other as the grid allows (the last may be narrower), each as tall as `rect`.
-    /// Two columns never share a tile, so threads can fill them at the same time.
-    public func tileColumns(_ rect: Rect, count: Int) -> [Rect] {
+    /// `rect` cut along the output's tile grid into about `columns` × `rows` rectangles of whole
+    /// tiles, as even as the grid allows (the last column or row may be smaller): rows of them top to
+    /// bottom, left to right within a row. Two never share a tile, so threads can fill them at once.
+    public func tileGrid(_ rect: Rect, columns: Int, rows: Int) -> [Rect] {
         guard !rect.isEmpty else { return [] }
         let tileWidth = max(1, intProperty("tile-width"))
-        let row = Rect(x: rect.x, y: rect.y, width: rect.width, height: 1)
-        let tiles = tileBlocks(row, maxWidth: tileWidth).count
-        let perColumn = max(1, (tiles + max(count, 1) - 1) / max(count, 1))
-        let blocks = tileBlocks(row, maxWidth: perColumn * tileWidth)
-        return blocks.map { Rect(x: $0.x, y: rect.y, width: $0.width, height: rect.height) }
+        let top = Rect(x: rect.x, y: rect.y, width: rect.width, height: 1)
+        let across = tileBlocks(top, maxWidth: tileWidth).count
+        let xs = tileBlocks(top, maxWidth: max(1, (across + max(columns, 1) - 1) / max(columns, 1)) * tileWidth)
+        // One block per tile row down the first column: where the bands may start and end.
+        let down = tileBlocks(Rect(x: rect.x, y: rect.y, width: 1, height: rect.height), maxWidth: 1)
+        let perBand = max(1, (down.count + max(rows, 1) - 1) / max(rows, 1))
+        var grid: [Rect] = []
+        for first in stride(from: 0, to: down.count, by: perBand) {
+            let y0 = down[first].y, y1 = down[min(first + perBand, down.count) - 1].maxY
+            for x in xs { grid.append(Rect(x: x.x, y: y0, width: x.width, height: y1 - y0)) }
+        }
+        return grid
     }
 
     /// An integer GObject property of the buffer ("tile-height", "shift-y").

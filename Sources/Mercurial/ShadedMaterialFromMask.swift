@@ -55,15 +55,17 @@ enum ShadedMaterialFromMask: ComposerOperation {
     /// GEGL hands each region over whole; `process` shares it out (see `columns`).
     static let threading = Threading.balancedByOperation
 
-    /// A region's columns, handed to GEGL's threads one at a time: two per thread, so that a
-    /// thread that drew a light column (little of the shape) takes another while one with much of
-    /// it finishes (cut in two by GEGL, a text layer's left half cost a third more than its right).
-    /// Each column reads the height field's halo on both sides, so none is narrower than
-    /// `halosPerColumn` halos. Columns are whole tiles of the output, which threads fill at once.
-    static let columnsPerThread = 2
+    /// A region's parts, handed to GEGL's threads one at a time: two per thread, so that a thread
+    /// that drew a light part (little of the shape) takes another while one with much of it
+    /// finishes (cut in two by GEGL, a text layer's left half cost a third more than its right).
+    /// Each part reads the height field's halo around it, so parts are columns no narrower than
+    /// `halosPerColumn` halos; a region too narrow for two columns per thread is cut into bands
+    /// too, as GEGL would cut it (a small region still keeps every thread busy). Parts are whole
+    /// tiles of the output, which threads fill at once.
+    static let partsPerThread = 2
     static let halosPerColumn = 8
 
-    /// Each column is worked in parts that the height field makes in one column of blocks, so
+    /// Each part is worked in columns that the height field makes in one column of blocks, so
     /// their rows arrive in strips from the top. Rows are kept only until the tile row of output
     /// that needs them (its rows, and one more above and below) is shaded: a ring of a tile row
     /// and a strip, not the region's heights.
@@ -71,24 +73,25 @@ enum ShadedMaterialFromMask: ComposerOperation {
         guard let input, !roi.isEmpty else { return }
         let shading = prepared.shading.shading.value { ShadedMaterialOp.shadingImage(aux, bounds: prepared.shading.auxBounds) }
         let halo = prepared.height.parameters.halo
-        let threads = Parallel.threads
-        let count = threads == 1 ? 1 : min(columnsPerThread * threads, max(1, roi.width / (halosPerColumn * (halo + 1))))
-        let columns = output.tileColumns(roi, count: count)
-        // Parts two pixels narrower than the height field's blocks: with their one-pixel ring, one block wide.
+        let threads = Parallel.threads, wanted = threads == 1 ? 1 : partsPerThread * threads
+        let columnCount = min(wanted, max(1, roi.width / (halosPerColumn * (halo + 1))))
+        let parts = output.tileGrid(roi, columns: columnCount, rows: (wanted + columnCount - 1) / columnCount)
+        // Each part in columns two pixels narrower than the height field's blocks: with their
+        // one-pixel ring, one block wide.
         let widest = max(1, HeightFieldFromMask.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)
-        let partWidth = columns.map { $0.width / ((($0.width + widest - 1) / widest)) + 1 }.max() ?? 0
+        let columnWidth = parts.map { $0.width / ((($0.width + widest - 1) / widest)) + 1 }.max() ?? 0
         let tileRows = output.tileBlocks(roi, maxWidth: roi.width).largestBlockSize.height
         // The ring: a tile row with the rows above and below it, a strip, and a row to spare.
         let ringRows = tileRows + HeightFieldFromMask.stripRows + 4
-        let rowFloats = 2 * (partWidth + 2)
-        Parallel.run(items: columns.count) { next in
+        let rowFloats = 2 * (columnWidth + 2)
+        Parallel.run(items: parts.count) { next in
             Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
-                while let c = next() {
-                    let whole = columns[c], parts = (whole.width + widest - 1) / widest
-                    for i in 0..<parts {
-                        let dx = whole.width * i / parts
-                        let column = Rect(x: whole.x + dx, y: whole.y, width: whole.width * (i + 1) / parts - dx,
-                                          height: whole.height)
+                while let k = next() {
+                    let part = parts[k], count = (part.width + widest - 1) / widest
+                    for i in 0..<count {
+                        let dx = part.width * i / count
+                        let column = Rect(x: part.x + dx, y: part.y, width: part.width * (i + 1) / count - dx,
+                                          height: part.height)
                         shade(column, prepared: prepared, shading: shading, input: input, output: output,
                               ringRows: ringRows, memory: memory, band: memory + ringRows * rowFloats)
                     }
