@@ -150,8 +150,13 @@ enum HeightFieldFromMask: AreaFilterOperation {
         let ringRows = !prepared.keepAlpha ? 0
             : streamsRows ? min(block.height, 2 * (prepared.parameters.halo + MercurialKernels.HeightField.readBatch + stripRows))
             : block.height
-        var kept = [Float](repeating: 0, count: ringRows * block.width)
+        let kept = UnsafeMutablePointer<Float>.allocate(capacity: max(ringRows * block.width, 1))
+        defer { kept.deallocate() }
         var alphaRow = [Int](repeating: -1, count: ringRows)
+        /// Block row y's kept alpha, while the ring still holds it.
+        func keptRow(_ y: Int) -> UnsafePointer<Float>? {
+            ringRows > 0 && alphaRow[y % ringRows] == y ? UnsafePointer(kept + (y % ringRows) * block.width) : nil
+        }
         // Mask rows, outside the input's extent 0: the alpha mask straight from the layer's tiles
         // (no copy, no conversion when it lies as RGBA float); the luminance masks read luminance
         // and alpha through babl.
@@ -188,15 +193,13 @@ enum HeightFieldFromMask: AreaFilterOperation {
         /// Keeps the alpha of window rows from `windowRow` on (`alpha` at the block's first column,
         /// rows `rowStride` apart, values `step` apart) where they are rows of the block.
         func keepAlpha(_ alpha: UnsafePointer<Float>, rowStride: Int, step: Int, windowRow: Int, rows: Int) {
-            kept.withUnsafeMutableBufferPointer { kept in
-                for r in 0..<rows {
-                    let y = windowRow + r - top
-                    guard y >= 0, y < block.height else { continue }
-                    let source = alpha + r * rowStride
-                    let destination = kept.baseAddress! + (y % ringRows) * block.width
-                    for x in 0..<block.width { destination[x] = source[step * x] }
-                    alphaRow[y % ringRows] = y
-                }
+            for r in 0..<rows {
+                let y = windowRow + r - top
+                guard y >= 0, y < block.height else { continue }
+                let source = alpha + r * rowStride
+                let destination = kept + (y % ringRows) * block.width
+                for x in 0..<block.width { destination[x] = source[step * x] }
+                alphaRow[y % ringRows] = y
             }
         }
         // (Y, A) pairs of a strip, written before they are read; made once for the block (once per
@@ -216,13 +219,10 @@ enum HeightFieldFromMask: AreaFilterOperation {
                 let strip = Rect(x: rect.x, y: rect.y + first, width: rect.width,
                                  height: min(stripRows, rect.height - first))
                 let y0 = strip.y - block.y
-                if (y0..<(y0 + strip.height)).allSatisfy({ alphaRow[$0 % ringRows] == $0 }) {
-                    kept.withUnsafeBufferPointer { kept in
-                        for r in 0..<strip.height {
-                            let a = kept.baseAddress! + ((y0 + r) % ringRows) * block.width
-                            let row = pair + 2 * r * strip.width
-                            for x in 0..<strip.width { row[2 * x + 1] = a[x] }
-                        }
+                if (y0..<(y0 + strip.height)).allSatisfy({ keptRow($0) != nil }) {
+                    for r in 0..<strip.height {
+                        let a = keptRow(y0 + r)!, row = pair + 2 * r * strip.width
+                        for x in 0..<strip.width { row[2 * x + 1] = a[x] }
                     }
                 } else {
                     // Read again as the mask read it (the same alpha, whichever way it came).
@@ -262,8 +262,8 @@ enum HeightFieldFromMask: AreaFilterOperation {
                                  readRows: readMask) { j, row in
                 let y = block.y + j
                 guard prepared.keepAlpha else { return rowSink(y, block.x, block.width, row, nil) }
-                if alphaRow[j % ringRows] == j {
-                    kept.withUnsafeBufferPointer { rowSink(y, block.x, block.width, row, $0.baseAddress! + (j % ringRows) * block.width) }
+                if let alpha = keptRow(j) {
+                    rowSink(y, block.x, block.width, row, alpha)
                 } else {
                     reread.withUnsafeMutableBufferPointer { buffer in
                         readAlpha(Rect(x: block.x, y: y, width: block.width, height: 1), into: buffer.baseAddress!,

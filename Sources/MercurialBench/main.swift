@@ -96,8 +96,9 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 /// The median of `runs` timings of `body`.
 func medianSeconds(_ body: () -> Void) -> Double { median((0..<runs).map { _ in seconds(body) }) }
 
-/// Times `build` (given the graph and the source node, returns the node to render), median of runs.
-func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node) -> Double {
+/// Times `build` (given the graph and the source node, returns the node to render): the medians of the
+/// runs' wall-clock seconds and of their CPU seconds (every thread, user and system).
+func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node) -> (seconds: Double, cpu: Double) {
     var samples: [Double] = [], cpu: [Double] = []
     for _ in 0..<runs {
         let g = Graph()
@@ -110,13 +111,10 @@ func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph
         samples.append(seconds { g.process(sink) })
         cpu.append(processCPUSeconds() - before)
     }
-    lastCPU = median(cpu)
-    return median(samples)
+    return (median(samples), median(cpu))
 }
 
-/// The median CPU time (every thread of the process, user and system) of the last `time` call's runs.
-var lastCPU = 0.0
-/// CPU seconds by case name, beside `t`'s wall-clock seconds.
+/// CPU seconds by case name (every thread of the process, user and system), beside `t`'s wall-clock seconds.
 var cpuSeconds: [String: Double] = [:]
 
 struct Row {
@@ -145,8 +143,7 @@ struct Case {
 func runCases(_ cases: [Case]) -> [String: Double] {
     var out: [String: Double] = [:]
     for c in cases where wanted(c.name) {
-        out[c.name] = time(c.source, size: c.size, c.build)
-        cpuSeconds[c.name] = lastCPU
+        (out[c.name], cpuSeconds[c.name]) = time(c.source, size: c.size, c.build)
     }
     return out
 }
