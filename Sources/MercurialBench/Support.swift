@@ -19,6 +19,19 @@ func processCPUSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
+/// Minor page faults of the whole process so far (pages the kernel mapped in without I/O).
+func minorPageFaults() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_minflt
+}
+
+/// Hands the memory the process has freed back to the system (glibc's malloc_trim), so that the next
+/// allocation maps its pages anew. (Swift's Glibc module leaves malloc.h out: looked up by name.)
+func releaseFreedMemory() { _ = mallocTrim?(0) }
+let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
+    .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+
 /// `x` with `digits` decimals ("0.187"); non-finite values as Swift prints them.
 func fixed(_ x: Double, _ digits: Int) -> String {
     guard x.isFinite else { return "\(x)" }

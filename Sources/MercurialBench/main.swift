@@ -9,6 +9,19 @@ import MercurialKernelsV3
 // → op(s) → gegl:write-buffer. GEGL's thread count is set to 2 unless --threads says otherwise.
 //
 // Usage: swift build -c release && .build/release/mercurial-bench [--runs N] [--threads N] [--plugin PATH]
+//        [--memory fresh|reused]
+//
+// Memory: writing a 3840×2160 RGBA float output costs the kernel's page faults when its 132 MB are
+// newly mapped, and that is a large part of a trivial op's time (the floor rows). Which state a run
+// finds depends on the process's history (GEGL's tile allocator keeps blocks that any live tile
+// pins), so the benchmark fixes it, the same for every row, and prints a table for each state
+// (--memory fresh|reused: one of them):
+// - fresh: each group of rows runs in a new process of its own, and before each run the
+//   memory freed by the last one is handed back to the system, so each run maps its output anew,
+//   as a new process does (the `gegl` command, a script) with GEGL's default tile cache;
+// - reused: one process, a tile cache of half the physical memory, as GIMP sets it, and one untimed
+//   run first: the output's tiles land in memory GEGL already holds, as in a GIMP session.
+// The faults column shows the state each row ran in.
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
@@ -17,11 +30,84 @@ func option(_ name: String) -> String? {
 }
 let runs = Int(option("--runs") ?? "") ?? 5
 let threads = Int(option("--threads") ?? "") ?? 2
+let width = 3840, height = 2160
 let pluginPath = option("--plugin") ?? realDirectory(of: CommandLine.arguments[0]) + "/libmercurial.so"
 guard fileExists(pluginPath) else {
     print("No plug-in at \(pluginPath): run `swift build -c release` first, or pass --plugin PATH.")
     exit(2)
 }
+/// The memory state every run starts in (see the top of this file).
+enum MemoryState: String { case fresh, reused }
+/// --memory fresh|reused: that state alone (both, one table each, by default).
+let states: [MemoryState] = option("--memory").map { MemoryState(rawValue: $0).map { [$0] } ?? [] } ?? [.fresh, .reused]
+guard !states.isEmpty else {
+    print("--memory is fresh or reused.")
+    exit(2)
+}
+/// --group K|all (internal, given by the first process to the ones it starts): this process runs
+/// group K (or every group) in the one state `--memory` names, and prints its rows only.
+let group = option("--group")
+let memory = states[0]
+
+func printHeader(_ memory: MemoryState) {
+    print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs, "
+          + "memory \(memory.rawValue)")
+    print("")
+    print("(CPU: the median CPU time of a run, all threads, user and system: what the work costs beside how long it "
+          + "takes. Faults: the median minor page faults of a run, in thousands: about 32 when a 3840×2160 RGBA float "
+          + "output is mapped anew (--memory fresh), near 0 when it reuses memory (--memory reused).)")
+    print("")
+    print("| operation | seconds | compared with | ratio | goal | CPU | faults |")
+    print("|---|---:|---|---:|---|---:|---:|")
+}
+
+/// --only a,b: run only the cases whose names contain one of the comma-separated words. (A group
+/// of cases runs when its key contains a word or a word contains its key: "--only liquid-metal
+/// stage 1" runs the liquid-metal group's stage-1 row alone.)
+let only = option("--only")
+func wanted(_ name: String) -> Bool {
+    guard let only else { return true }
+    return only.split(separator: ",").contains { name.contains($0) || $0.contains(name) }
+}
+
+/// The groups of rows, each named by the --only words that select it (see `wanted`).
+let groups: [[String]] = [
+    ["height-field-from-mask", "harness", "distance-transform", "native", "kernel"],
+    ["shaded-material", "bump-map", "hemisphere-light-render"],
+    ["holographic-hue", "cell-noise"],
+    ["lit-relief", "paint"],
+    ["liquid-metal", "layer floor"],
+]
+func runsGroup(_ k: Int) -> Bool { (group == "all" || group == String(k)) && groups[k].contains(where: wanted) }
+
+if group == nil {
+    // The first process runs none itself: fresh memory gets a new process per group (so that no
+    // group's memory depends on another's), reused memory one process for every group. Arguments
+    // are passed on quoted; a process that fails shows as its missing rows and the exit status.
+    var given = Array(arguments.dropFirst())
+    if let i = given.firstIndex(of: "--memory") { given.removeSubrange(i..<min(i + 2, given.count)) }
+    let forwarded = given.map { "'" + $0.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" }
+    var failed = false
+    for (n, state) in states.enumerated() {
+        let parts = state == .fresh ? groups.indices.filter { k in groups[k].contains(where: wanted) }.map(String.init) : ["all"]
+        var tableRows: [String] = []
+        for part in parts {
+            let command = ([arguments[0]] + forwarded + ["--memory", state.rawValue, "--group", part]).joined(separator: " ")
+            guard let pipe = popen(command, "r") else { failed = true; continue }
+            var line = [CChar](repeating: 0, count: 1 << 12)
+            while fgets(&line, Int32(line.count), pipe) != nil {
+                let text = String(cString: line)
+                if text.hasPrefix("| ") { tableRows.append(text) } else { fputs(text, stderr) }
+            }
+            if pclose(pipe) != 0 { failed = true }
+        }
+        if n > 0 { print("") }
+        printHeader(state)
+        for row in tableRows { print(row, terminator: "") }
+    }
+    exit(failed ? 1 : 0)
+}
+
 // GEGL loads every .so under a folder: give it a folder holding only the plug-in.
 // (--keep-stage DIR: stage there and keep it, so that a profiler can read the plug-in's symbols.)
 let keptStage = option("--keep-stage")
@@ -38,6 +124,12 @@ defer {
     }
 }
 
+if memory == .reused {
+    // GIMP's default tile cache: half the physical memory (GEGL reads GEGL_CACHE_SIZE, in MB, at start).
+    let megabytes = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE))) / 2 / (1 << 20)
+    setenv("GEGL_CACHE_SIZE", String(megabytes), 1)
+}
+
 Gegl.start(pluginDirectory: stage, gpl3: true)
 for op in ["mercurial:height-field-from-mask", "mercurial:shaded-material", "mercurial:hemisphere-light-render",
            "mercurial:holographic-hue", "gegl:distance-transform", "gegl:gaussian-blur", "gegl:multiply",
@@ -47,8 +139,6 @@ for op in ["mercurial:height-field-from-mask", "mercurial:shaded-material", "mer
     exit(3)
 }
 Gegl.configure("threads", threads)
-
-let width = 3840, height = 2160
 
 /// Renders a node of a throw-away graph into an RGBA float buffer, once.
 func prerender(_ build: (Graph) -> Node) -> Buffer {
@@ -97,39 +187,40 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 func medianSeconds(_ body: () -> Void) -> Double { median((0..<runs).map { _ in seconds(body) }) }
 
 /// Times `build` (given the graph and the source node, returns the node to render): the medians of the
-/// runs' wall-clock seconds and of their CPU seconds (every thread, user and system).
-func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node) -> (seconds: Double, cpu: Double) {
-    var samples: [Double] = [], cpu: [Double] = []
-    for _ in 0..<runs {
+/// runs' wall-clock seconds, of their CPU seconds (every thread, user and system) and of their
+/// minor page faults, each run in the memory state `--memory` asks for.
+func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node)
+    -> (seconds: Double, cpu: Double, faults: Double) {
+    var samples: [Double] = [], cpu: [Double] = [], faults: [Double] = []
+    for run in (memory == .reused ? -1 : 0)..<runs {
         let g = Graph()
         let src = source.map { g.add("gegl:buffer-source", ["buffer": .buffer($0)]) }
         let node = build(g, src)
         let out = Buffer(width: size.0, height: size.1, format: "RGBA float")
         let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
         g.link(node, sink)
-        let before = processCPUSeconds()
-        samples.append(seconds { g.process(sink) })
+        if memory == .fresh { releaseFreedMemory() }
+        let before = processCPUSeconds(), faultsBefore = minorPageFaults()
+        let wall = seconds { g.process(sink) }
+        guard run >= 0 else { continue } // the reused state's untimed first run
+        samples.append(wall)
         cpu.append(processCPUSeconds() - before)
+        faults.append(Double(minorPageFaults() - faultsBefore))
     }
-    return (median(samples), median(cpu))
+    return (median(samples), median(cpu), median(faults))
 }
 
 /// CPU seconds by case name (every thread of the process, user and system), beside `t`'s wall-clock seconds.
 var cpuSeconds: [String: Double] = [:]
+/// Minor page faults per run by case name (the median): how much of its memory a run mapped anew.
+var pageFaults: [String: Double] = [:]
 
 struct Row {
     let name: String; let seconds: Double; let versus: String; let ratio: Double?; let goal: String
     var cpu: Double? = nil
+    var faults: Double? = nil
 }
 var rows: [Row] = []
-/// --only a,b: run only the cases whose names contain one of the comma-separated words. (A group
-/// of cases runs when its key contains a word or a word contains its key: "--only liquid-metal
-/// stage 1" runs the liquid-metal group's stage-1 row alone.)
-let only = option("--only")
-func wanted(_ name: String) -> Bool {
-    guard let only else { return true }
-    return only.split(separator: ",").contains { name.contains($0) || $0.contains(name) }
-}
 
 /// A timed case: a name and how to build its graph from the source node.
 struct Case {
@@ -143,7 +234,7 @@ struct Case {
 func runCases(_ cases: [Case]) -> [String: Double] {
     var out: [String: Double] = [:]
     for c in cases where wanted(c.name) {
-        (out[c.name], cpuSeconds[c.name]) = time(c.source, size: c.size, c.build)
+        (out[c.name], cpuSeconds[c.name], pageFaults[c.name]) = time(c.source, size: c.size, c.build)
     }
     return out
 }
@@ -160,7 +251,7 @@ func filter(_ op: String, _ properties: [String: Value] = [:]) -> (Graph, Node?)
 let radius = 10.0
 // (In a block: the cases hold the mask buffer, which must be released before gegl_exit.)
 var t: [String: Double] = [:]
-do {
+if runsGroup(0) {
     let heightCases = [
         Case(name: "mercurial:height-field-from-mask core-image R=10", source: mask,
              build: filter("mercurial:height-field-from-mask", ["radius": .double(radius)])),
@@ -187,7 +278,7 @@ do {
     ]
     t = runCases(heightCases)
 }
-if wanted("kernel") {
+if runsGroup(0) && wanted("kernel") {
     // The kernel alone, single-threaded, on the same mask: what the op costs beyond GEGL's plumbing.
     let plane = Plane(width: width, height: height, pixels: mask.pixels(format: "Y float", components: 1))
     let p = HeightFieldParameters(radius: radius)
@@ -198,9 +289,13 @@ if wanted("kernel") {
 func compare(_ name: String, _ others: [(String, String)]) {
     guard let mine = t[name] else { return }
     let present = others.filter { t[$0.0] != nil }
-    if present.isEmpty { rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "", cpu: cpuSeconds[name])) }
+    if present.isEmpty {
+        rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "", cpu: cpuSeconds[name],
+                        faults: pageFaults[name]))
+    }
     for (other, goal) in present {
-        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal, cpu: cpuSeconds[name]))
+        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal, cpu: cpuSeconds[name],
+                        faults: pageFaults[name]))
     }
 }
 compare("mercurial:height-field-from-mask core-image R=10",
@@ -213,7 +308,7 @@ if let k = t["kernel"] {
 for name in ["harness (gegl:nop)", "gegl:distance-transform", "native gaussian-blur × multiply chain, 4 levels"] { compare(name, []) }
 
 // MARK: shaded-material and hemisphere-light-render
-if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wanted) {
+if runsGroup(1) {
     let heights = prerender { g in
         let src = g.add("gegl:buffer-source", ["buffer": .buffer(mask)])
         let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10)])
@@ -286,7 +381,7 @@ if ["shaded-material", "bump-map", "hemisphere-light-render"].contains(where: wa
 }
 
 // MARK: holographic-hue
-if ["holographic-hue", "cell-noise"].contains(where: wanted) {
+if runsGroup(2) {
     let picture = prerender { g in
         g.add("gegl:linear-gradient", ["start-x": .double(0), "start-y": .double(0), "end-x": .double(Double(width)),
                                        "end-y": .double(Double(height)), "start-color": .string("rgb(0.9, 0.3, 0.1)"),
@@ -314,7 +409,7 @@ if ["holographic-hue", "cell-noise"].contains(where: wanted) {
 }
 
 // MARK: lit-relief, a painted layer lit through its height field
-if ["lit-relief", "paint"].contains(where: wanted) {
+if runsGroup(3) {
     let maskPixels = mask.pixels(format: "Y float", components: 1)
     var paint = [Float](repeating: 0, count: width * height * 4)
     for y in 0..<height {
@@ -417,7 +512,7 @@ func metalStages(_ n: Int) -> (Graph, Node?) -> Node {
     }
 }
 
-if ["liquid-metal", "layer floor"].contains(where: wanted) {
+if runsGroup(4) {
     // A text layer as GIMP hands it over: black letters on transparency (the mask as alpha).
     let maskPixels = mask.pixels(format: "Y float", components: 1)
     var rgba = [Float](repeating: 0, count: width * height * 4)
@@ -449,15 +544,10 @@ if ["liquid-metal", "layer floor"].contains(where: wanted) {
     }
 }
 
-print("Mercurial benchmark — \(width)×\(height), GEGL threads \(threads), median of \(runs) fresh-graph runs")
-print("")
-print("(CPU: the median CPU time of a run, all threads, user and system: what the work costs beside how long it takes.)")
-print("")
-print("| operation | seconds | compared with | ratio | goal | CPU |")
-print("|---|---:|---|---:|---|---:|")
 for r in rows {
     let ratio = r.ratio.map { fixed($0, 3) } ?? ""
-    print("| \(r.name) | \(fixed(r.seconds, 3)) | \(r.versus) | \(ratio) | \(r.goal) | \(r.cpu.map { fixed($0, 3) } ?? "") |")
+    print("| \(r.name) | \(fixed(r.seconds, 3)) | \(r.versus) | \(ratio) | \(r.goal) | \(r.cpu.map { fixed($0, 3) } ?? "") "
+          + "| \(r.faults.map { fixed($0 / 1000, 1) } ?? "") |")
 }
 mask = nil
 Gegl.exit()
