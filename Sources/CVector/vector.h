@@ -8,6 +8,11 @@ static inline __attribute__((always_inline)) void mercurial_prefetch(const void 
     __builtin_prefetch(address, 0, 3);
 }
 
+// The same for a cache line that will be written soon (fetched ready to be written).
+static inline __attribute__((always_inline)) void mercurial_prefetch_write(const void *address) {
+    __builtin_prefetch(address, 1, 3);
+}
+
 typedef float mercurial_float8 __attribute__((ext_vector_type(8)));
 
 // Eight floats from any address (no alignment needed). Swift's generic loadUnaligned stayed a call

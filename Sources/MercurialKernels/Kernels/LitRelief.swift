@@ -1,4 +1,5 @@
 import Glibc
+import CVector
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the types below are compiled once, in MercurialKernels; this copy is the x86-64-v3 loops
 #else
@@ -356,6 +357,16 @@ public enum LitRelief {
                     var start = 0
                     while start < width {
                         let end = min(width, start + groupsPerRun * lanes)
+                        // The run's colours and output come from and go to memory (GEGL's tiles, far
+                        // beyond the caches): ask for their cache lines now, so that they arrive
+                        // while the weights are computed.
+                        let firstFloat = 4 * (j * width + start), lastFloat = 4 * (j * width + end)
+                        var line = firstFloat
+                        while line < lastFloat {
+                            mercurial_prefetch(color + line)
+                            mercurial_prefetch_write(out + line)
+                            line += 16
+                        }
                         var i = start, g = 0
                         while i < end {
                             let count = min(lanes, end - i)
