@@ -357,19 +357,17 @@ public enum LitRelief {
                     var start = 0
                     while start < width {
                         let end = min(width, start + groupsPerRun * lanes)
-                        // The run's colours and output come from and go to memory (GEGL's tiles, far
-                        // beyond the caches): ask for their cache lines now, so that they arrive
-                        // while the weights are computed.
-                        let firstFloat = 4 * (j * width + start), lastFloat = 4 * (j * width + end)
-                        var line = firstFloat
-                        while line < lastFloat {
-                            mercurial_prefetch(color + line)
-                            mercurial_prefetch_write(out + line)
-                            line += 16
-                        }
                         var i = start, g = 0
                         while i < end {
                             let count = min(lanes, end - i)
+                            // The group's colours and output lie in memory (GEGL's tiles, far beyond
+                            // the caches): ask for their cache lines now, to arrive while the run's
+                            // weights are computed.
+                            let first = 4 * (j * width + i)
+                            for line in Swift.stride(from: first, to: first + 4 * count, by: 16) {
+                                mercurial_prefetch(color + line)
+                                mercurial_prefetch_write(out + line)
+                            }
                             let centre = s + r * columns + i + 1
                             let n = count == lanes ? neighbours(centre, columns: columns)
                                                    : paddedNeighbours(centre, columns: columns, count: count)
