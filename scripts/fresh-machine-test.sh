@@ -2,7 +2,8 @@
 # The newcomer's path, proved: on a fresh, minimal Debian 12 root (debootstrap, cached) that has
 # only a Swift toolchain (this machine's, bind-mounted read-only, with the packages swift.org lists
 # for it), a clean clone of this repository runs exactly the README's commands: the install
-# command, the demo command, the test command and the Python example. Nothing else is installed.
+# command, the demo command, the test command, the Python example and the benchmark command (which
+# must run; its figures are not judged). Nothing else is installed.
 #
 # Usage: sudo scripts/fresh-machine-test.sh      (root: debootstrap, chroot, mount)
 # Prints "SKIPPED: <reason>" and exits 0 when no root can be made (no root rights, no mirror);
@@ -41,7 +42,8 @@ install_command="$(readme_block install-command)"
 demo_command="$(readme_block demo-command)"
 test_command="$(readme_block test-command)"
 python_command="$(readme_block python-command)"
-for c in install_command demo_command test_command python_command; do
+bench_command="$(readme_block bench-command)"
+for c in install_command demo_command test_command python_command bench_command; do
     [ -n "${!c}" ] || { echo "FAIL: the README has no $c block"; exit 1; }
 done
 
@@ -52,7 +54,7 @@ step() {
     in_root "$root" /bin/bash -c "export PATH=$toolchain/usr/bin:\$PATH GEGL_USE_OPENCL=no; cd /work/mercurial && $command" \
         >"$log" 2>&1 || status=$?
     # The test runner's summary and any failure, not the whole build log.
-    grep -E "^Test Suite 'All tests'|Executed [0-9]+ tests|error:|failed|FAIL|installed |gegl now lists|wrote" "$log" | tail -15 || true
+    grep -E "^Test Suite 'All tests'|Executed [0-9]+ tests|error:|failed|FAIL|installed |gegl now lists|wrote|^Mercurial benchmark|liquid-metal on a text layer" "$log" | tail -15 || true
     if [ "$status" -eq 0 ]; then echo "ok   $name"; passed=$((passed + 1));
     else echo "FAIL $name (exit $status); last lines:"; tail -30 "$log"; failed=$((failed + 1)); fi
     return "$status"
@@ -60,6 +62,7 @@ step() {
 step "README install command" "$install_command" &&
     step "README demo command" "cd /tmp && $demo_command && test -s /tmp/demo.png" &&
     step "README test command" "$test_command" &&
-    step "README Python example" "$python_command && test -s liquid-metal.png" || true
+    step "README Python example" "$python_command && test -s liquid-metal.png" &&
+    step "README benchmark command (figures not judged; it must run)" "$bench_command" || true
 echo "fresh machine: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -eq 4 ]
+[ "$failed" -eq 0 ] && [ "$passed" -eq 5 ]
