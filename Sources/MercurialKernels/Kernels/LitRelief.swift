@@ -430,7 +430,8 @@ public enum LitRelief {
     /// light k, lanes 32k..<32k+16 hold a·max(n·L, 0) and 32k+16..<32k+32 a·[n·L > 0]·max(n·H, 0)^s;
     /// with `shadow`, the last sixteen hold the unlit share 1 − min(1, Σ a·max(n·L, 0)). Powers by
     /// `Power`.
-    @inline(__always)
+    @_transparent // (@inline(__always) left it a call once the caller grew: its sixteen-lane
+                  // arguments then went through memory)
     static func lightWeights(_ lights: UnsafeBufferPointer<ReliefLight>, gain: Float, gloss shininess: Power,
                              shadow: Bool, heights: (Lanes, Lanes, Lanes, Lanes), px: Lanes, py: Float,
                              into w: UnsafeMutablePointer<Float>) {
