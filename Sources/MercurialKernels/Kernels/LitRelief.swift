@@ -180,12 +180,13 @@ public enum LitRelief {
     public static func smoothScratchCount(_ p: LitReliefParameters, width: Int, height: Int) -> Int {
         let rows = height + 2, columns = width + 2, taps = p.taps
         let windowRows = rows + 2 * taps, stride = columns + 2 * taps
-        return taps > 0 ? windowRows * stride + windowRows * columns : 0
+        return taps > 0 ? stride + windowRows * columns : 0
     }
 
     /// The blurred heights over the block grown by one pixel: `rows` × `columns`. Each pass runs
     /// tap by tap over whole rows (so the loops vectorise), adding the taps in the same order for
-    /// every pixel. `scratch` holds (rows + 2·taps) × (2·columns + 2·taps) floats.
+    /// every pixel. `scratch` holds `smoothScratchCount` floats: one cleaned window row and the
+    /// horizontal pass's rows.
     static func smoothHeights(_ h: UnsafePointer<Float>, halo: Int, taps: Int, weights: [Float], rows: Int, columns: Int,
                               into s: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
         @inline(__always) func height(_ v: Float) -> Float { v.isFinite ? v : 0 }
@@ -195,12 +196,14 @@ public enum LitRelief {
         }
         let stride = columns + 2 * taps // = the window's row length
         let windowRows = rows + 2 * taps
-        let clean = scratch, across = clean + windowRows * stride
-        for i in 0..<(windowRows * stride) { clean[i] = height(h[i]) }
+        let clean = scratch, across = clean + stride
         weights.withUnsafeBufferPointer { w in
-            // Horizontal pass over every window row, for the block's columns (grown by one).
+            // Horizontal pass over every window row, for the block's columns (grown by one), each
+            // row cleaned first into one row's space (it stays in the nearest cache).
             for r in 0..<windowRows {
-                blurRowAcross(w, taps: taps, count: columns, from: clean + r * stride + taps, into: across + r * columns)
+                let row = h + r * stride
+                for i in 0..<stride { clean[i] = height(row[i]) }
+                blurRowAcross(w, taps: taps, count: columns, from: clean + taps, into: across + r * columns)
             }
             // Vertical pass, two rows at a time, then a last row alone.
             var r = 0
