@@ -5,7 +5,7 @@ import PackageDescription
 //
 // Targets, from the bottom up:
 //   CGegl             system library: the GEGL / babl / GLib / GModule headers (pkg-config gegl-0.4)
-//   CVector           inline C for what Swift cannot say: a cache prefetch hint, vector roots, quotients, loads
+//   CVector           inline C for what Swift cannot say: cache prefetch hints, vector roots, quotients, loads
 //   MercurialKernels  Swift image kernels, no GEGL import, testable alone: the types, and the loops
 //   MercurialKernelsV3 the same loops built for x86-64-v3, on the same types
 //   GeglBridge        the only module that touches the C ABI (GType, GValue, GeglBuffer, callbacks)
