@@ -156,13 +156,14 @@ public struct OutputBuffer {
     /// bottom, left to right within a row. Two never share a tile, so threads can fill them at once.
     public func tileGrid(_ rect: Rect, columns: Int, rows: Int) -> [Rect] {
         guard !rect.isEmpty else { return [] }
+        let columns = max(columns, 1), rows = max(rows, 1)
         let tileWidth = max(1, intProperty("tile-width"))
         let top = Rect(x: rect.x, y: rect.y, width: rect.width, height: 1)
         let across = tileBlocks(top, maxWidth: tileWidth).count
-        let xs = tileBlocks(top, maxWidth: max(1, (across + max(columns, 1) - 1) / max(columns, 1)) * tileWidth)
+        let xs = tileBlocks(top, maxWidth: max(1, (across + columns - 1) / columns) * tileWidth)
         // One block per tile row down the first column: where the bands may start and end.
         let down = tileBlocks(Rect(x: rect.x, y: rect.y, width: 1, height: rect.height), maxWidth: 1)
-        let perBand = max(1, (down.count + max(rows, 1) - 1) / max(rows, 1))
+        let perBand = max(1, (down.count + rows - 1) / rows)
         var grid: [Rect] = []
         for first in stride(from: 0, to: down.count, by: perBand) {
             let y0 = down[first].y, y1 = down[min(first + perBand, down.count) - 1].maxY

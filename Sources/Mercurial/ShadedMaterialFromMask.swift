@@ -79,7 +79,7 @@ enum ShadedMaterialFromMask: ComposerOperation {
         // Each part in columns two pixels narrower than the height field's blocks: with their
         // one-pixel ring, one block wide.
         let widest = max(1, HeightFieldFromMask.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)
-        let columnWidth = parts.map { $0.width / ((($0.width + widest - 1) / widest)) + 1 }.max() ?? 0
+        let columnWidth = parts.map { columns(of: $0, widest: widest).map(\.width).max() ?? 0 }.max() ?? 0
         let tileRows = output.tileBlocks(roi, maxWidth: roi.width).largestBlockSize.height
         // The ring: a tile row with the rows above and below it, a strip, and a row to spare.
         let ringRows = tileRows + HeightFieldFromMask.stripRows + 4
@@ -87,16 +87,21 @@ enum ShadedMaterialFromMask: ComposerOperation {
         Parallel.run(items: parts.count) { next in
             Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
                 while let k = next() {
-                    let part = parts[k], count = (part.width + widest - 1) / widest
-                    for i in 0..<count {
-                        let dx = part.width * i / count
-                        let column = Rect(x: part.x + dx, y: part.y, width: part.width * (i + 1) / count - dx,
-                                          height: part.height)
+                    for column in columns(of: parts[k], widest: widest) {
                         shade(column, prepared: prepared, shading: shading, input: input, output: output,
                               ringRows: ringRows, memory: memory, band: memory + ringRows * rowFloats)
                     }
                 }
             }
+        }
+    }
+
+    /// `part` cut into as few columns as keep each at most `widest` wide, as even as can be.
+    static func columns(of part: Rect, widest: Int) -> [Rect] {
+        let count = (part.width + widest - 1) / widest
+        return (0..<count).map { i in
+            let dx = part.width * i / count
+            return Rect(x: part.x + dx, y: part.y, width: part.width * (i + 1) / count - dx, height: part.height)
         }
     }
 

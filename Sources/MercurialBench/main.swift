@@ -210,10 +210,9 @@ func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph
     return (median(samples), median(cpu), median(faults))
 }
 
-/// CPU seconds by case name (every thread of the process, user and system), beside `t`'s wall-clock seconds.
-var cpuSeconds: [String: Double] = [:]
-/// Minor page faults per run by case name (the median): how much of its memory a run mapped anew.
-var pageFaults: [String: Double] = [:]
+/// Beside `t`'s wall-clock seconds, by case name: the CPU seconds of a run (every thread of the
+/// process, user and system) and its minor page faults (how much memory it mapped anew), medians.
+var costs: [String: (cpu: Double, faults: Double)] = [:]
 
 struct Row {
     let name: String; let seconds: Double; let versus: String; let ratio: Double?; let goal: String
@@ -234,7 +233,9 @@ struct Case {
 func runCases(_ cases: [Case]) -> [String: Double] {
     var out: [String: Double] = [:]
     for c in cases where wanted(c.name) {
-        (out[c.name], cpuSeconds[c.name], pageFaults[c.name]) = time(c.source, size: c.size, c.build)
+        let timing = time(c.source, size: c.size, c.build)
+        out[c.name] = timing.seconds
+        costs[c.name] = (timing.cpu, timing.faults)
     }
     return out
 }
@@ -290,12 +291,12 @@ func compare(_ name: String, _ others: [(String, String)]) {
     guard let mine = t[name] else { return }
     let present = others.filter { t[$0.0] != nil }
     if present.isEmpty {
-        rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "", cpu: cpuSeconds[name],
-                        faults: pageFaults[name]))
+        rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "", cpu: costs[name]?.cpu,
+                        faults: costs[name]?.faults))
     }
     for (other, goal) in present {
-        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal, cpu: cpuSeconds[name],
-                        faults: pageFaults[name]))
+        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal, cpu: costs[name]?.cpu,
+                        faults: costs[name]?.faults))
     }
 }
 compare("mercurial:height-field-from-mask core-image R=10",
