@@ -172,6 +172,35 @@ final class HeightFieldTests: XCTestCase {
         }
     }
 
+    /// The cascade skips columns where the mask is 0 in chunks, tracked in 64-bit words a row: on a
+    /// mask wide enough for several words, with shapes far apart, close together, across a word's
+    /// edge and in a row's last, partial chunk, the whole equals narrow windows of it bit for bit.
+    func testSkippedColumnsLeaveTheSameBits() {
+        let width = 1301, height = 30
+        var mask = Plane(width: width, height: height)
+        let disc = Masks.disc(width: 24, height: 24, cx: 11.6, cy: 12.2, r: 9.3)
+        let noise = Masks.random(width: 90, height: 22, seed: 7)
+        for y in 0..<24 { for x in 0..<24 { mask[10 + x, 3 + y] = disc[x, y]; mask[40 + x, 5 + y] = disc[x, y] } }
+        for y in 8..<19 { for x in 440..<600 { mask[x, y] = 0.8 } } // across the first word's edge
+        for y in 0..<height { mask[1100, y] = 1; mask[width - 1, y] = 0.5 }
+        for y in 0..<22 { for x in 0..<90 { mask[1200 + x, 4 + y] = noise[x, y] } }
+        // Scattered dots: columns that one row of a few needs and its neighbours do not.
+        let dots = Masks.random(width: 300, height: height, seed: 11)
+        for y in 0..<height { for x in 0..<300 where dots[x, y] < 0.03 { mask[700 + x, y] = 1 } }
+        for radius in [1, 1.5, 3, 6] {
+            let p = HeightFieldParameters(radius: radius)
+            let whole = heightField(mask, p)
+            XCTAssertGreaterThan(whole.pixels.filter { $0 > 0 }.count, 2000)
+            let padded = mask.padded(by: p.halo)
+            for x in stride(from: 0, to: width, by: 7) {
+                let w = min(7, width - x)
+                let window = padded.cropped(x: x, y: 0, width: w + 2 * p.halo, height: height + 2 * p.halo)
+                XCTAssertEqual(HeightField.compute(window: window, parameters: p).pixels,
+                               whole.cropped(x: x, y: 0, width: w, height: height).pixels, "radius \(radius), columns from \(x)")
+            }
+        }
+    }
+
     func testBadMaskValues() {
         var mask = Masks.disc(width: 30, height: 30, cx: 15, cy: 15, r: 9)
         mask[15, 15] = .nan

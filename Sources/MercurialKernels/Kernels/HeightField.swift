@@ -338,8 +338,10 @@ public enum HeightField {
     /// Rows flow through the levels as they are made. The mask is read `readBatch` rows at a time
     /// into a ring that holds only the rows still needed (halo + first radius + a batch), and each
     /// level keeps only the 2r + 1 rows of its horizontal pass that its vertical pass needs, so the
-    /// working set grows with the window's width and the radius, never with its height. Work is skipped where the
-    /// mask is 0 (the product is 0 there whatever the blur gives), per row span.
+    /// working set grows with the window's width and the radius, never with its height. Work is
+    /// skipped where the mask is 0 (the product is 0 there whatever the blur gives), in chunks of
+    /// `chunk` columns: each row's vertical pass covers the chunks where its mask is not 0, and the
+    /// horizontal pass the chunks that the rows within ±r need.
     ///
     /// `readRows(first, count, into)` must write `count` mask rows of `width` values (any floats:
     /// they are sanitized here). `emit(y, row)` receives output row y (0-based, `width − 2·halo`
@@ -368,8 +370,11 @@ public enum HeightField {
         defer { scratch.deallocate() }
         @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
 
-        // Spans of mask > 0 per row (first == end: none), filled as rows arrive.
-        var spanStart = [Int](repeating: 0, count: h), spanEnd = [Int](repeating: 0, count: h)
+        // Which chunks of `chunk` columns hold mask > 0, per row: a bitmap of `words` words a row,
+        // filled as rows arrive.
+        let words = (w + 64 * chunk - 1) / (64 * chunk)
+        var occupied = [UInt64](repeating: 0, count: h * words)
+        var needed = [UInt64](repeating: 0, count: words)
         var fetched = 0
         func fetch(through row: Int) {
             while fetched <= row && fetched < h {
@@ -381,17 +386,11 @@ public enum HeightField {
                     readRows(y, run, maskRow(y))
                     done += run
                 }
-                for y in fetched..<(fetched + count) {
-                    let m = maskRow(y)
-                    sanitize(m, count: w)
-                    // The first and last non-zero values, eight at a time over the zeros, then one by one.
-                    var a = 0, b = w
-                    while a + V4.scalarCount <= b && !anyLane(vload(m + a) .!= 0) { a += V4.scalarCount }
-                    while a < b && m[a] == 0 { a += 1 }
-                    while b - V4.scalarCount >= a && !anyLane(vload(m + b - V4.scalarCount) .!= 0) { b -= V4.scalarCount }
-                    while b > a && m[b - 1] == 0 { b -= 1 }
-                    spanStart[y] = a
-                    spanEnd[y] = b
+                occupied.withUnsafeMutableBufferPointer { bits in
+                    for y in fetched..<(fetched + count) {
+                        let m = maskRow(y)
+                        sanitize(m, count: w, occupied: bits.baseAddress! + y * words)
+                    }
                 }
                 fetched += count
             }
@@ -408,30 +407,34 @@ public enum HeightField {
                 let ring = scratch + ringOffsets[k]
                 let out = scratch + rowsOffset + k * w
                 let x0 = inset[k + 1], x1 = w - inset[k + 1]
-                // Horizontal pass of the incoming row into its ring slot, over the columns that
-                // the vertical pass will need: the union of the spans of the rows within ±r.
-                var a0 = x1, b0 = x0
-                for yy in max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1) {
-                    let sa = max(spanStart[yy], x0), sb = min(spanEnd[yy], x1)
-                    if sa < sb { a0 = min(a0, sa); b0 = max(b0, sb) }
-                }
-                if a0 < b0 {
-                    weights[k].withUnsafeBufferPointer {
-                        blurRow(src, into: ring + (rowIndex % span) * w, from: a0, to: b0, weights: $0)
+                occupied.withUnsafeBufferPointer { bits in
+                    needed.withUnsafeMutableBufferPointer { need in
+                        // Horizontal pass of the incoming row into its ring slot, over the columns
+                        // that the vertical pass will need: the chunks occupied in any row within ±r.
+                        for i in 0..<words { need[i] = 0 }
+                        for yy in max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1) {
+                            for i in 0..<words { need[i] |= bits[yy * words + i] }
+                        }
+                        weights[k].withUnsafeBufferPointer { wk in
+                            forEachRun(UnsafePointer(need.baseAddress!), words: words, from: x0, to: x1) { a, b in
+                                blurRow(src, into: ring + (rowIndex % span) * w, from: a, to: b, weights: wk)
+                            }
+                        }
                     }
                 }
                 received[k] += 1
                 guard received[k] >= span else { complete = false; break }
-                // Vertical pass: output row y of this level, × mask.
+                // Vertical pass: output row y of this level, × mask, over the row's occupied chunks.
                 let y = rowIndex - r
                 for x in x0..<x1 { out[x] = 0 }
-                let a = max(spanStart[y], x0), b = min(spanEnd[y], x1)
-                if a < b {
-                    weights[k].withUnsafeBufferPointer {
-                        blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: $0)
+                let mrow = maskRow(y)
+                occupied.withUnsafeBufferPointer { bits in
+                    weights[k].withUnsafeBufferPointer { wk in
+                        forEachRun(bits.baseAddress! + y * words, words: words, from: x0, to: x1) { a, b in
+                            blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: wk)
+                            for x in a..<b { out[x] *= mrow[x] }
+                        }
                     }
-                    let mrow = maskRow(y)
-                    for x in a..<b { out[x] *= mrow[x] }
                 }
                 rowIndex = y
                 src = UnsafePointer(out)
@@ -440,24 +443,68 @@ public enum HeightField {
         }
     }
 
-    // The two passes below add taps in groups of up to four per sweep over the row: fewer loads
-    // and stores of the accumulator than one tap per sweep. The grouping depends only on the tap
-    // index, so each pixel's sum is formed in the same order wherever its block starts.
+    /// Columns per bit of the occupancy bitmaps: one vector.
+    static let chunk = V4.scalarCount
 
-    /// `sanitizedMask` of `count` values in place, eight at a time (the same result for each).
+    /// `sanitizedMask` of a row of `count` values in place, eight at a time (the same result for
+    /// each), and bit i of `bits` (words of 64, which must start at 0) set where columns
+    /// [i·chunk, (i + 1)·chunk) hold a value other than 0 after it.
     @inline(__always)
-    static func sanitize(_ m: UnsafeMutablePointer<Float>, count: Int) {
-        var x = 0
+    static func sanitize(_ m: UnsafeMutablePointer<Float>, count: Int, occupied bits: UnsafeMutablePointer<UInt64>) {
+        var x = 0, word: UInt64 = 0, bit: UInt64 = 0
         let one = V4(repeating: 1), zero = V4()
-        while x + V4.scalarCount <= count {
+        while x + chunk <= count {
             let v = vload(m + x)
             var r = vmin(v, one)
             r.replace(with: zero, where: .!(v .>= zero)) // NaN fails `>= 0` and lands on 0
             UnsafeMutableRawPointer(m + x).storeBytes(of: r, as: V4.self)
-            x += V4.scalarCount
+            word |= UInt64(anyLane(r .!= zero) ? 1 : 0) << bit
+            bit += 1
+            x += chunk
+            if bit == 64 { bits[(x - 1) / (64 * chunk)] = word; word = 0; bit = 0 }
         }
-        while x < count { m[x] = sanitizedMask(m[x]); x += 1 }
+        var tail = false
+        while x < count {
+            m[x] = sanitizedMask(m[x])
+            tail = tail || m[x] != 0
+            x += 1
+        }
+        word |= UInt64(tail ? 1 : 0) << bit
+        if bit > 0 || tail { bits[(count - 1) / (64 * chunk)] = word }
     }
+
+    /// Calls `body(a, b)` for each run of set bits in `bits` (`words` words; bit i stands for columns
+    /// [i·chunk, (i + 1)·chunk)), as columns clipped to [from, to), left to right.
+    @inline(__always)
+    static func forEachRun(_ bits: UnsafePointer<UInt64>, words: Int, from: Int, to: Int, _ body: (Int, Int) -> Void) {
+        let chunks = words * 64
+        var i = 0
+        while i < chunks {
+            // The next set bit at or after i, then the next clear bit after it.
+            var word = i >> 6
+            var set = bits[word] & (~0 << UInt64(i & 63))
+            while set == 0 {
+                word += 1
+                guard word < words else { return }
+                set = bits[word]
+            }
+            let start = word << 6 + set.trailingZeroBitCount
+            word = start >> 6
+            var clear = ~bits[word] & (~0 << UInt64(start & 63))
+            while clear == 0 && word + 1 < words {
+                word += 1
+                clear = ~bits[word]
+            }
+            let end = clear == 0 ? chunks : word << 6 + clear.trailingZeroBitCount
+            let a = max(start * chunk, from), b = min(end * chunk, to)
+            if a < b { body(a, b) }
+            i = end
+        }
+    }
+
+    // The two passes below add taps in groups of up to four per sweep over the row: fewer loads
+    // and stores of the accumulator than one tap per sweep. The grouping depends only on the tap
+    // index, so each pixel's sum is formed in the same order wherever its block starts.
 
     /// dst[x] += w·(p[x] + q[x]) for x in [from, to): eight at a time, then one by one, the same
     /// operations on each value either way. (Written out: the compiler left this loop scalar.)
