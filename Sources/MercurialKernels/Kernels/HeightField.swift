@@ -411,9 +411,12 @@ public enum HeightField {
                     needed.withUnsafeMutableBufferPointer { need in
                         // Horizontal pass of the incoming row into its ring slot, over the columns
                         // that the vertical pass will need: the chunks occupied in any row within ±r.
-                        for i in 0..<words { need[i] = 0 }
-                        for yy in max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1) {
-                            for i in 0..<words { need[i] |= bits[yy * words + i] }
+                        let rows = max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1)
+                        for i in 0..<words {
+                            // Gathered in a register: an or into memory waits on the store before it.
+                            var union: UInt64 = 0
+                            for yy in rows { union |= bits[yy * words + i] }
+                            need[i] = union
                         }
                         weights[k].withUnsafeBufferPointer { wk in
                             forEachRun(UnsafePointer(need.baseAddress!), words: words, from: x0, to: x1) { a, b in
