@@ -360,21 +360,33 @@ public enum HeightField {
         for r in radii { inset.append(inset.last! + r) }
 
         // One scratch block per call: the mask ring, each level's ring of horizontally blurred
-        // rows, then each level's output row.
+        // rows, each level's output row, then each level's weights. The loops below touch only
+        // this block's pointers: no array (whose reference count two threads would bounce
+        // between them) is read per row.
         let maskRows = halo + radii[0] + readBatch + 1
         let ringOffsets = radii.reduce(into: [maskRows * w]) { $0.append($0.last! + (2 * $1 + 1) * w) }
         let rowsOffset = ringOffsets.last!
-        let total = rowsOffset + levels * w
+        let weightsOffset = rowsOffset + levels * w
+        let total = weightsOffset + weights.reduce(0) { $0 + $1.count }
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: total)
-        scratch.initialize(repeating: 0, count: total)
+        scratch.initialize(repeating: 0, count: weightsOffset)
         defer { scratch.deallocate() }
+        var levelWeights: [UnsafeBufferPointer<Float>] = []
+        var next = scratch + weightsOffset
+        for level in weights {
+            next.initialize(from: level, count: level.count)
+            levelWeights.append(UnsafeBufferPointer(start: next, count: level.count))
+            next += level.count
+        }
         @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
 
         // Which chunks of `chunk` columns hold mask > 0, per row: a bitmap of `words` words a row,
-        // filled as rows arrive.
+        // filled as rows arrive; then one row's worth for the union of a row's neighbours.
         let words = (w + 64 * chunk - 1) / (64 * chunk)
-        var occupied = [UInt64](repeating: 0, count: h * words)
-        var needed = [UInt64](repeating: 0, count: words)
+        let occupied = UnsafeMutablePointer<UInt64>.allocate(capacity: (h + 1) * words)
+        occupied.initialize(repeating: 0, count: (h + 1) * words)
+        defer { occupied.deallocate() }
+        let need = occupied + h * words
         var fetched = 0
         func fetch(through row: Int) {
             while fetched <= row && fetched < h {
@@ -386,11 +398,8 @@ public enum HeightField {
                     readRows(y, run, maskRow(y))
                     done += run
                 }
-                occupied.withUnsafeMutableBufferPointer { bits in
-                    for y in fetched..<(fetched + count) {
-                        let m = maskRow(y)
-                        sanitize(m, count: w, occupied: bits.baseAddress! + y * words)
-                    }
+                for y in fetched..<(fetched + count) {
+                    sanitize(maskRow(y), count: w, occupied: occupied + y * words)
                 }
                 fetched += count
             }
@@ -407,23 +416,18 @@ public enum HeightField {
                 let ring = scratch + ringOffsets[k]
                 let out = scratch + rowsOffset + k * w
                 let x0 = inset[k + 1], x1 = w - inset[k + 1]
-                occupied.withUnsafeBufferPointer { bits in
-                    needed.withUnsafeMutableBufferPointer { need in
-                        // Horizontal pass of the incoming row into its ring slot, over the columns
-                        // that the vertical pass will need: the chunks occupied in any row within ±r.
-                        let rows = max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1)
-                        for i in 0..<words {
-                            // Gathered in a register: an or into memory waits on the store before it.
-                            var union: UInt64 = 0
-                            for yy in rows { union |= bits[yy * words + i] }
-                            need[i] = union
-                        }
-                        weights[k].withUnsafeBufferPointer { wk in
-                            forEachRun(UnsafePointer(need.baseAddress!), words: words, from: x0, to: x1) { a, b in
-                                blurRow(src, into: ring + (rowIndex % span) * w, from: a, to: b, weights: wk)
-                            }
-                        }
-                    }
+                let wk = levelWeights[k]
+                // Horizontal pass of the incoming row into its ring slot, over the columns that the
+                // vertical pass will need: the chunks occupied in any row within ±r.
+                let rows = max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1)
+                for i in 0..<words {
+                    // Gathered in a register: an or into memory waits on the store before it.
+                    var union: UInt64 = 0
+                    for yy in rows { union |= occupied[yy * words + i] }
+                    need[i] = union
+                }
+                forEachRun(need, words: words, from: x0, to: x1) { a, b in
+                    blurRow(src, into: ring + (rowIndex % span) * w, from: a, to: b, weights: wk)
                 }
                 received[k] += 1
                 guard received[k] >= span else { complete = false; break }
@@ -431,13 +435,9 @@ public enum HeightField {
                 let y = rowIndex - r
                 for x in x0..<x1 { out[x] = 0 }
                 let mrow = maskRow(y)
-                occupied.withUnsafeBufferPointer { bits in
-                    weights[k].withUnsafeBufferPointer { wk in
-                        forEachRun(bits.baseAddress! + y * words, words: words, from: x0, to: x1) { a, b in
-                            blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: wk)
-                            for x in a..<b { out[x] *= mrow[x] }
-                        }
-                    }
+                forEachRun(occupied + y * words, words: words, from: x0, to: x1) { a, b in
+                    blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: wk)
+                    for x in a..<b { out[x] *= mrow[x] }
                 }
                 rowIndex = y
                 src = UnsafePointer(out)
