@@ -230,6 +230,25 @@ final class ShadedMaterialTests: XCTestCase {
         checkMixedBlock { _, y in y == 4 ? .nan : 0.75 }
     }
 
+    /// Flat clear runs (alpha +0) are stored four pixels at a time: the centre's colour with alpha
+    /// +0, as pixel by pixel; an alpha of −0 takes the per-pixel path and keeps its sign.
+    func testFlatClearRunsAsPixelByPixel() {
+        let sphere = Hemisphere.shadingImage(HemisphereParameters(size: 16, lights: LightSpec.studio.map(\.light),
+                                                              diffuse: SIMD3(0.6, 0.6, 0.6), specular: SIMD3(1, 1, 1),
+                                                              shininess: 30, ambient: 0.1))
+        var centre = [Float](repeating: 0, count: 4)
+        ShadedMaterial.sample(sphere, 8, 8, into: &centre)
+        XCTAssertGreaterThan(centre[3], 0)
+        for (alpha, sign) in [(Float(0), FloatingPointSign.plus), (-Float(0), .minus)] {
+            let out = shade({ _, _ in 0.5 }, width: 13, height: 2, scale: 10, alpha: alpha, shading: sphere)
+            for i in 0..<26 {
+                XCTAssertEqual(Array(out[(4 * i)..<(4 * i + 3)]), Array(centre[0..<3]), "pixel \(i)")
+                XCTAssertEqual(out[4 * i + 3], 0)
+                XCTAssertEqual(out[4 * i + 3].sign, sign, "pixel \(i), alpha \(alpha)")
+            }
+        }
+    }
+
     func checkMixedBlock(alpha: (Int, Int) -> Float, file: StaticString = #filePath, line: UInt = #line) {
         let w = 23, h = 9, s: Float = 7
         let sphere = Hemisphere.shadingImage(HemisphereParameters(size: 40, lights: LightSpec.studio.map(\.light),

@@ -119,8 +119,9 @@ public enum ShadedMaterial {
         let ha: UnsafePointer<Float>
         let stride: Int, width: Int
         let out: UnsafeMutablePointer<Float>
-        /// The sample every flat pixel takes (the centre's), and four of it for four opaque pixels.
-        let flat: SIMD4<Float>, flat4: SIMD16<Float>
+        /// The sample every flat pixel takes (the centre's), and four of it for four opaque pixels,
+        /// then for four clear ones (alpha 0: the sample's alpha × 0, as `emit` makes it).
+        let flat: SIMD4<Float>, flat4: SIMD16<Float>, clear4: SIMD16<Float>
         /// Constants of the vector stages, made once (Swift does not always fold SIMD literals).
         let heightLanes = SIMD8<Int32>(1, 0, 1, 0, 1, 0, 1, 0) .!= 0
         let lanes = SIMD4<Int32>(0, 1, 2, 3)
@@ -141,6 +142,9 @@ public enum ShadedMaterial {
             // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
             flat = bilinear(image, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
             flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
+            var clear = flat
+            clear.w *= 0
+            clear4 = SIMD16(lowHalf: SIMD8(lowHalf: clear, highHalf: clear), highHalf: SIMD8(lowHalf: clear, highHalf: clear))
             lastU = SIMD4(repeating: Float(sw - 1)); lastV = SIMD4(repeating: Float(sh - 1))
             sw4 = SIMD4(repeating: Int32(sw)); sh4 = SIMD4(repeating: Int32(sh))
             sv = SIMD4(repeating: s); hw = SIMD4(repeating: halfW); hh = SIMD4(repeating: halfH)
@@ -168,6 +172,16 @@ public enum ShadedMaterial {
             @inline(__always) func isOpaque(_ x: Int, _ heightLanes: SIMDMask<SIMD8<Int32>>) -> Bool {
                 all(load(mid, x).replacing(with: 1, where: heightLanes) .== 1)
             }
+            /// Whether the four pixels from x are clear (alpha +0, bit for bit: −0 would give the
+            /// sample's alpha × −0). Each (height, alpha) pair read as one little-endian 64-bit
+            /// word has the alpha's bits on top; the four or-ed together (integer operations: the
+            /// SIMD integer comparison became a loop over lanes).
+            @inline(__always) func isClear(_ x: Int) -> Bool {
+                let pairs = UnsafeRawPointer(mid + 2 * x)
+                let any = pairs.loadUnaligned(as: UInt64.self) | pairs.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    | pairs.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | pairs.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                return any >> 32 == 0
+            }
         }
 
         @inline(__always) func row(_ y: Int) -> Row {
@@ -181,10 +195,16 @@ public enum ShadedMaterial {
             let r = row(y)
             var x = 0
             while x + 4 <= width {
-                // Most of a height field is flat and opaque: a run of such groups is one colour,
-                // stored four pixels at a time.
-                while x + 4 <= width, r.isEvenlyFlat(x), r.isOpaque(x, heightLanes) {
-                    r.out.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                // Most of a height field is flat, and opaque or clear: a run of such groups is one
+                // colour, stored four pixels at a time.
+                while x + 4 <= width, r.isEvenlyFlat(x) {
+                    if r.isOpaque(x, heightLanes) {
+                        r.out.storeBytes(of: flat4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                    } else if r.isClear(x) {
+                        r.out.storeBytes(of: clear4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                    } else {
+                        break
+                    }
                     x += 4
                 }
                 guard x + 4 <= width else { break }
