@@ -338,10 +338,16 @@ public enum HeightField {
     /// Rows flow through the levels as they are made. The mask is read `readBatch` rows at a time
     /// into a ring that holds only the rows still needed (halo + first radius + a batch), and each
     /// level keeps only the 2r + 1 rows of its horizontal pass that its vertical pass needs, so the
-    /// working set grows with the window's width and the radius, never with its height. Work is
-    /// skipped where the mask is 0 (the product is 0 there whatever the blur gives), in chunks of
-    /// `chunk` columns: each row's vertical pass covers the chunks where its mask is not 0, and the
-    /// horizontal pass the chunks that the rows within ±r need.
+    /// working set grows with the window's width and the radius, never with its height.
+    ///
+    /// Work is skipped in chunks of `chunk` columns, tracked in bitmaps a row:
+    /// - where the mask is 0 (the product is 0 there whatever the blur gives): each row's vertical
+    ///   pass covers the chunks where its mask is not 0, and the horizontal pass the chunks that
+    ///   the rows within ±r need;
+    /// - where every value a pass reads is the same constant: the mask is exactly 1 over a chunk and
+    ///   the window of each level around it. There each pass gives one value, the same for every
+    ///   pixel, which is computed once by the same loops on a constant row and stored (the outside
+    ///   of an outer bevel, the inside of thick shapes).
     ///
     /// `readRows(first, count, into)` must write `count` mask rows of `width` values (any floats:
     /// they are sanitized here). `emit(y, row)` receives output row y (0-based, `width − 2·halo`
@@ -379,14 +385,25 @@ public enum HeightField {
             next += level.count
         }
         @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
+        let constants = constantLevels(levelWeights)
 
-        // Which chunks of `chunk` columns hold mask > 0, per row: a bitmap of `words` words a row,
-        // filled as rows arrive; then one row's worth for the union of a row's neighbours.
+        // Bitmaps of `words` words a row, bit i for columns [i·chunk, (i + 1)·chunk): where the
+        // mask is not 0; where each level's output is its constant (level 0: the mask is 1); where
+        // each level's horizontal pass is its constant; and two rows' worth for the runs of a row.
         let words = (w + 64 * chunk - 1) / (64 * chunk)
-        let occupied = UnsafeMutablePointer<UInt64>.allocate(capacity: (h + 1) * words)
-        occupied.initialize(repeating: 0, count: (h + 1) * words)
-        defer { occupied.deallocate() }
-        let need = occupied + h * words
+        let plane = h * words
+        let bitmapCount = (2 * levels + 2) * plane + 2 * words
+        let bitmaps = UnsafeMutablePointer<UInt64>.allocate(capacity: bitmapCount)
+        bitmaps.initialize(repeating: 0, count: bitmapCount)
+        defer { bitmaps.deallocate() }
+        let occupied = bitmaps
+        @inline(__always) func constant(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
+            bitmaps + (1 + k) * plane + y * words
+        }
+        @inline(__always) func constantAcross(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
+            bitmaps + (levels + 2 + k) * plane + y * words
+        }
+        let pick = bitmaps + (2 * levels + 2) * plane, fill = pick + words
         var fetched = 0
         func fetch(through row: Int) {
             while fetched <= row && fetched < h {
@@ -399,7 +416,7 @@ public enum HeightField {
                     done += run
                 }
                 for y in fetched..<(fetched + count) {
-                    sanitize(maskRow(y), count: w, occupied: occupied + y * words)
+                    sanitize(maskRow(y), count: w, occupied: occupied + y * words, ones: constant(0, y))
                 }
                 fetched += count
             }
@@ -418,26 +435,46 @@ public enum HeightField {
                 let x0 = inset[k + 1], x1 = w - inset[k + 1]
                 let wk = levelWeights[k]
                 // Horizontal pass of the incoming row into its ring slot, over the columns that the
-                // vertical pass will need: the chunks occupied in any row within ±r.
+                // vertical pass will need: the chunks occupied in any row within ±r. Where the
+                // incoming row is its level's constant ± r around a chunk, the chunk is the pass's.
+                let across = constantAcross(k, rowIndex)
+                erode(constant(k, rowIndex), words: words, by: (r + chunk - 1) / chunk, into: across)
                 let rows = max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1)
                 for i in 0..<words {
                     // Gathered in a register: an or into memory waits on the store before it.
                     var union: UInt64 = 0
                     for yy in rows { union |= occupied[yy * words + i] }
-                    need[i] = union
+                    pick[i] = union & ~across[i]
+                    fill[i] = union & across[i]
                 }
-                forEachRun(need, words: words, from: x0, to: x1) { a, b in
-                    blurRow(src, into: ring + (rowIndex % span) * w, from: a, to: b, weights: wk)
+                let slot = ring + (rowIndex % span) * w
+                forEachRun(pick, words: words, from: x0, to: x1) { a, b in
+                    blurRow(src, into: slot, from: a, to: b, weights: wk)
+                }
+                forEachRun(fill, words: words, from: x0, to: x1) { a, b in
+                    (slot + a).update(repeating: constants[k].across, count: b - a)
                 }
                 received[k] += 1
                 guard received[k] >= span else { complete = false; break }
-                // Vertical pass: output row y of this level, × mask, over the row's occupied chunks.
+                // Vertical pass: output row y of this level, × mask, over the row's occupied chunks;
+                // the chunks where the mask is 1 and every row within ±r was the pass's constant
+                // take the level's.
                 let y = rowIndex - r
+                let same = constant(k + 1, y)
+                for i in 0..<words {
+                    var all = constant(0, y)[i]
+                    for yy in (y - r)...(y + r) { all &= constantAcross(k, yy)[i] }
+                    same[i] = all
+                    pick[i] = occupied[y * words + i] & ~all
+                }
                 for x in x0..<x1 { out[x] = 0 }
                 let mrow = maskRow(y)
-                forEachRun(occupied + y * words, words: words, from: x0, to: x1) { a, b in
+                forEachRun(pick, words: words, from: x0, to: x1) { a, b in
                     blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: wk)
                     for x in a..<b { out[x] *= mrow[x] }
+                }
+                forEachRun(same, words: words, from: x0, to: x1) { a, b in
+                    (out + a).update(repeating: constants[k].output, count: b - a)
                 }
                 rowIndex = y
                 src = UnsafePointer(out)
@@ -446,15 +483,63 @@ public enum HeightField {
         }
     }
 
+    /// Each level's values where everything it reads is constant, starting from a mask of 1: its
+    /// horizontal pass, then its output (the vertical pass × the mask's 1), made by the same loops
+    /// as the rows, so the same bits.
+    static func constantLevels(_ weights: [UnsafeBufferPointer<Float>]) -> [(across: Float, output: Float)] {
+        var value: Float = 1
+        return weights.map { wk in
+            let r = wk.count - 1, span = 2 * r + 1
+            // A row of the value, and a ring of rows of the horizontal pass's, a chunk wide.
+            let width = span + chunk
+            let row = [Float](repeating: value, count: width)
+            var result = [Float](repeating: 0, count: width)
+            row.withUnsafeBufferPointer { src in
+                result.withUnsafeMutableBufferPointer { blurRow(src.baseAddress!, into: $0.baseAddress!, from: r, to: r + chunk, weights: wk) }
+            }
+            let across = result[r]
+            let ring = [Float](repeating: across, count: span * chunk)
+            ring.withUnsafeBufferPointer { rows in
+                result.withUnsafeMutableBufferPointer {
+                    blurRing(rows.baseAddress!, width: chunk, span: span, centre: r, into: $0.baseAddress!, from: 0, to: chunk,
+                             weights: wk)
+                }
+            }
+            value = result[0] * 1
+            return (across, value)
+        }
+    }
+
+    /// dst = the chunks of `bits` whose neighbours within `d` chunks on either side are all set
+    /// (bits beyond the row count as clear).
+    @inline(__always)
+    static func erode(_ bits: UnsafePointer<UInt64>, words: Int, by d: Int, into dst: UnsafeMutablePointer<UInt64>) {
+        @inline(__always) func word(_ i: Int) -> UInt64 { i >= 0 && i < words ? bits[i] : 0 }
+        for i in 0..<words {
+            var all = bits[i]
+            var s = -d
+            while s <= d && all != 0 {
+                // Bit j of the row shifted by s chunks: chunk 64·i + j + s.
+                let q = s >> 6, m = UInt64(s & 63)
+                let low = word(i + q) >> m
+                all &= m == 0 ? low : low | word(i + q + 1) << (64 - m)
+                s += 1
+            }
+            dst[i] = all
+        }
+    }
+
     /// Columns per bit of the occupancy bitmaps: one vector.
     static let chunk = V4.scalarCount
 
     /// `sanitizedMask` of a row of `count` values in place, eight at a time (the same result for
-    /// each), and bit i of `bits` (words of 64, which must start at 0) set where columns
-    /// [i·chunk, (i + 1)·chunk) hold a value other than 0 after it.
+    /// each). Bit i of `bits` and of `ones` (words of 64, which must start at 0) is set where
+    /// columns [i·chunk, (i + 1)·chunk) hold, after it, a value other than 0, and where they are
+    /// all exactly 1 (a last, partial chunk never is).
     @inline(__always)
-    static func sanitize(_ m: UnsafeMutablePointer<Float>, count: Int, occupied bits: UnsafeMutablePointer<UInt64>) {
-        var x = 0, word: UInt64 = 0, bit: UInt64 = 0
+    static func sanitize(_ m: UnsafeMutablePointer<Float>, count: Int, occupied bits: UnsafeMutablePointer<UInt64>,
+                         ones: UnsafeMutablePointer<UInt64>) {
+        var x = 0, word: UInt64 = 0, full: UInt64 = 0, bit: UInt64 = 0
         let one = V4(repeating: 1), zero = V4()
         while x + chunk <= count {
             let v = vload(m + x)
@@ -462,9 +547,14 @@ public enum HeightField {
             r.replace(with: zero, where: .!(v .>= zero)) // NaN fails `>= 0` and lands on 0
             UnsafeMutableRawPointer(m + x).storeBytes(of: r, as: V4.self)
             word |= UInt64(anyLane(r .!= zero) ? 1 : 0) << bit
+            full |= UInt64(anyLane(r .!= one) ? 0 : 1) << bit
             bit += 1
             x += chunk
-            if bit == 64 { bits[(x - 1) / (64 * chunk)] = word; word = 0; bit = 0 }
+            if bit == 64 {
+                bits[(x - 1) / (64 * chunk)] = word
+                ones[(x - 1) / (64 * chunk)] = full
+                word = 0; full = 0; bit = 0
+            }
         }
         var tail = false
         while x < count {
@@ -473,7 +563,10 @@ public enum HeightField {
             x += 1
         }
         word |= UInt64(tail ? 1 : 0) << bit
-        if bit > 0 || tail { bits[(count - 1) / (64 * chunk)] = word }
+        if bit > 0 || tail {
+            bits[(count - 1) / (64 * chunk)] = word
+            ones[(count - 1) / (64 * chunk)] = full
+        }
     }
 
     /// Calls `body(a, b)` for each run of set bits in `bits` (`words` words; bit i stands for columns
@@ -508,6 +601,7 @@ public enum HeightField {
     // The two passes below add taps in groups of up to four per sweep over the row: fewer loads
     // and stores of the accumulator than one tap per sweep. The grouping depends only on the tap
     // index, so each pixel's sum is formed in the same order wherever its block starts.
+
 
     /// dst[x] += w·(p[x] + q[x]) for x in [from, to): eight at a time, then one by one, the same
     /// operations on each value either way. (Written out: the compiler left this loop scalar.)
