@@ -206,6 +206,19 @@ final class HeightFieldTests: XCTestCase {
                                    whole.cropped(x: x, y: 0, width: w, height: height).pixels,
                                    "\(name), radius \(radius), columns from \(x)")
                 }
+                // Turned on its side: far more rows than the kernel keeps (its rings wrap many
+                // times), against bands of a few rows.
+                var tall = Plane(width: height, height: width)
+                for y in 0..<width { for x in 0..<height { tall[x, y] = m[y, x] } }
+                let tallWhole = heightField(tall, p)
+                let tallPadded = tall.padded(by: p.halo)
+                for y in stride(from: 0, to: width, by: 97) {
+                    let rows = min(5, width - y)
+                    let window = tallPadded.cropped(x: 0, y: y, width: height + 2 * p.halo, height: rows + 2 * p.halo)
+                    XCTAssertEqual(HeightField.compute(window: window, parameters: p).pixels,
+                                   tallWhole.cropped(x: 0, y: y, width: height, height: rows).pixels,
+                                   "\(name) on its side, radius \(radius), rows from \(y)")
+                }
             }
         }
     }

@@ -387,23 +387,27 @@ public enum HeightField {
         @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
         let constants = constantLevels(levelWeights)
 
-        // Bitmaps of `words` words a row, bit i for columns [i·chunk, (i + 1)·chunk): where the
-        // mask is not 0; where each level's output is its constant (level 0: the mask is 1); where
-        // each level's horizontal pass is its constant; and two rows' worth for the runs of a row.
+        // Bitmaps of `words` words a row, bit i for columns [i·chunk, (i + 1)·chunk), each kept
+        // only while its rows are (so they grow with the width and the radius, not the height):
+        // where the mask is not 0 and where it is 1, for the rows of the mask ring; where each
+        // level's horizontal pass is its constant, for the rows of its ring; where each level's
+        // output row is its constant; and two rows' worth for the runs of a row.
         let words = (w + 64 * chunk - 1) / (64 * chunk)
-        let plane = h * words
-        let bitmapCount = (2 * levels + 2) * plane + 2 * words
+        let acrossOffsets = radii.reduce(into: [2 * maskRows * words]) { $0.append($0.last! + (2 * $1 + 1) * words) }
+        let levelOffset = acrossOffsets.last!
+        let bitmapCount = levelOffset + (levels + 2) * words
         let bitmaps = UnsafeMutablePointer<UInt64>.allocate(capacity: bitmapCount)
         bitmaps.initialize(repeating: 0, count: bitmapCount)
         defer { bitmaps.deallocate() }
-        let occupied = bitmaps
+        @inline(__always) func occupied(_ y: Int) -> UnsafeMutablePointer<UInt64> { bitmaps + (y % maskRows) * words }
+        /// Level k's output row y (the last made) is its constant; level 0: the mask is 1.
         @inline(__always) func constant(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
-            bitmaps + (1 + k) * plane + y * words
+            k == 0 ? bitmaps + (maskRows + y % maskRows) * words : bitmaps + levelOffset + (k - 1) * words
         }
         @inline(__always) func constantAcross(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
-            bitmaps + (levels + 2 + k) * plane + y * words
+            bitmaps + acrossOffsets[k] + (y % (2 * radii[k] + 1)) * words
         }
-        let pick = bitmaps + (2 * levels + 2) * plane, fill = pick + words
+        let pick = bitmaps + levelOffset + levels * words, fill = pick + words
         var fetched = 0
         func fetch(through row: Int) {
             while fetched <= row && fetched < h {
@@ -416,7 +420,7 @@ public enum HeightField {
                     done += run
                 }
                 for y in fetched..<(fetched + count) {
-                    sanitize(maskRow(y), count: w, occupied: occupied + y * words, ones: constant(0, y))
+                    sanitize(maskRow(y), count: w, occupied: occupied(y), ones: constant(0, y))
                 }
                 fetched += count
             }
@@ -443,7 +447,7 @@ public enum HeightField {
                 for i in 0..<words {
                     // Gathered in a register: an or into memory waits on the store before it.
                     var union: UInt64 = 0
-                    for yy in rows { union |= occupied[yy * words + i] }
+                    for yy in rows { union |= occupied(yy)[i] }
                     pick[i] = union & ~across[i]
                     fill[i] = union & across[i]
                 }
@@ -465,7 +469,7 @@ public enum HeightField {
                     var all = constant(0, y)[i]
                     for yy in (y - r)...(y + r) { all &= constantAcross(k, yy)[i] }
                     same[i] = all
-                    pick[i] = occupied[y * words + i] & ~all
+                    pick[i] = occupied(y)[i] & ~all
                 }
                 for x in x0..<x1 { out[x] = 0 }
                 let mrow = maskRow(y)
@@ -533,7 +537,7 @@ public enum HeightField {
     static let chunk = V4.scalarCount
 
     /// `sanitizedMask` of a row of `count` values in place, eight at a time (the same result for
-    /// each). Bit i of `bits` and of `ones` (words of 64, which must start at 0) is set where
+    /// each). Writes every word of the row's `bits` and `ones` (words of 64): bit i is set where
     /// columns [i·chunk, (i + 1)·chunk) hold, after it, a value other than 0, and where they are
     /// all exactly 1 (a last, partial chunk never is).
     @inline(__always)
