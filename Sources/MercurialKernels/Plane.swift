@@ -54,8 +54,9 @@ public struct Plane: Sendable {
     }
 }
 
-/// Clamps a mask value into [0, 1]; NaN reads as 0 (outside), +∞ as 1.
+/// Clamps a mask value into [0, 1]; NaN reads as 0 (outside), +∞ as 1, and −0 as +0 (so that no
+/// pixel's sign of zero depends on what the kernels skip).
 @inlinable
 public func sanitizedMask(_ v: Float) -> Float {
-    v >= 0 ? min(v, 1) : 0 // NaN fails `>= 0` and lands on 0
+    v > 0 ? min(v, 1) : 0 // NaN fails `> 0` and lands on 0
 }

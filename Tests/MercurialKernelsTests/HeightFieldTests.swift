@@ -235,6 +235,21 @@ final class HeightFieldTests: XCTestCase {
         }
     }
 
+    /// A mask of −0 reads as +0: the heights have the same bits, signs of zero included, whatever
+    /// the kernels skip (a −0 beside the shape and far from it).
+    func testNegativeZeroMaskReadsAsZero() {
+        let mask = Masks.disc(width: 40, height: 30, cx: 15, cy: 15, r: 9)
+        var negative = mask
+        for i in negative.pixels.indices where negative.pixels[i] == 0 { negative.pixels[i] = -0.0 }
+        for profile in BevelProfile.allCases {
+            for style in BevelStyle.allCases {
+                let p = HeightFieldParameters(radius: 4, profile: profile, style: style)
+                XCTAssertEqual(heightField(negative, p).pixels.map(\.bitPattern), heightField(mask, p).pixels.map(\.bitPattern),
+                               "\(profile) \(style)")
+            }
+        }
+    }
+
     func testDistanceProfilesMatchBruteForce() {
         let masks = [Masks.disc(width: 40, height: 36, cx: 19.3, cy: 17.8, r: 13.2),
                      Masks.strokes(width: 40, height: 40),

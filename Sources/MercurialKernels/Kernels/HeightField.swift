@@ -443,11 +443,16 @@ public enum HeightField {
                 // incoming row is its level's constant ± r around a chunk, the chunk is the pass's.
                 let across = constantAcross(k, rowIndex)
                 erode(constant(k, rowIndex), words: words, by: (r + chunk - 1) / chunk, into: across)
-                let rows = max(inset[k + 1], rowIndex - r)..<min(h - inset[k + 1], rowIndex + r + 1)
+                let first = max(inset[k + 1], rowIndex - r), count = min(h - inset[k + 1], rowIndex + r + 1) - first
+                let firstSlot = first % maskRows
                 for i in 0..<words {
-                    // Gathered in a register: an or into memory waits on the store before it.
-                    var union: UInt64 = 0
-                    for yy in rows { union |= occupied(yy)[i] }
+                    // Gathered in a register (an or into memory waits on the store before it),
+                    // stepping through the mask ring's slots (no division a row).
+                    var union: UInt64 = 0, slot = firstSlot
+                    for _ in 0..<count {
+                        union |= bitmaps[slot * words + i]
+                        slot = slot + 1 == maskRows ? 0 : slot + 1
+                    }
                     pick[i] = union & ~across[i]
                     fill[i] = union & across[i]
                 }
@@ -465,9 +470,14 @@ public enum HeightField {
                 // take the level's.
                 let y = rowIndex - r
                 let same = constant(k + 1, y)
+                // Rows y ± r of the horizontal pass are its ring's 2r + 1 slots, in some order.
+                let acrossRing = bitmaps + acrossOffsets[k]
                 for i in 0..<words {
-                    var all = constant(0, y)[i]
-                    for yy in (y - r)...(y + r) { all &= constantAcross(k, yy)[i] }
+                    var all = constant(0, y)[i], slot = 0
+                    while all != 0 && slot < span {
+                        all &= acrossRing[slot * words + i]
+                        slot += 1
+                    }
                     same[i] = all
                     pick[i] = occupied(y)[i] & ~all
                 }
@@ -548,10 +558,12 @@ public enum HeightField {
         while x + chunk <= count {
             let v = vload(m + x)
             var r = vmin(v, one)
-            r.replace(with: zero, where: .!(v .>= zero)) // NaN fails `>= 0` and lands on 0
+            r.replace(with: zero, where: .!(v .> zero)) // NaN fails `> 0` and lands on 0, as does −0
             UnsafeMutableRawPointer(m + x).storeBytes(of: r, as: V4.self)
-            word |= UInt64(anyLane(r .!= zero) ? 1 : 0) << bit
-            full |= UInt64(anyLane(r .!= one) ? 0 : 1) << bit
+            let any = anyLane(r .!= zero)
+            word |= UInt64(any ? 1 : 0) << bit
+            // (Only asked of chunks with something in them: most of a text layer's have not.)
+            if any && !anyLane(r .!= one) { full |= 1 << bit }
             bit += 1
             x += chunk
             if bit == 64 {
