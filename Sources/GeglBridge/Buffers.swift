@@ -140,13 +140,14 @@ public struct OutputBuffer {
         }
     }
 
-    /// `rect` cut along the output's tile grid into blocks: each one tile row high and whole tiles
-    /// wide, at most `maxWidth` pixels (but at least one tile); blocks at the edges of `rect` are
+    /// `rect` cut along the output's tile grid into blocks: each `tileRows` tile rows high (the
+    /// block rows start on multiples of that many tiles) and whole tiles wide, at most `maxWidth`
+    /// pixels (but at least one tile); blocks at the edges of `rect` are
     /// cut to it. Rows top to bottom, left to right within a row. Two blocks never share a tile, so
     /// threads can fill them at the same time. Computed by index: no memory grows with `rect`.
-    public func tileBlocks(_ rect: Rect, maxWidth: Int) -> TileBlocks {
+    public func tileBlocks(_ rect: Rect, maxWidth: Int, tileRows: Int = 1) -> TileBlocks {
         let tileWidth = max(1, intProperty("tile-width")), tileHeight = max(1, intProperty("tile-height"))
-        return TileBlocks(rect: rect, tileWidth: tileWidth, tileHeight: tileHeight,
+        return TileBlocks(rect: rect, tileWidth: tileWidth, tileHeight: tileHeight * max(1, tileRows),
                           shiftX: intProperty("shift-x"), shiftY: intProperty("shift-y"),
                           step: max(1, maxWidth / tileWidth) * tileWidth)
     }

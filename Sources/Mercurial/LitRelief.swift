@@ -142,15 +142,20 @@ enum LitReliefOp: ComposerOperation {
 
     // MARK: Process
 
-    /// Work goes in blocks one tile row high and at most this wide (whole tiles), so memory stays
-    /// bounded: the block's height window is read and smoothed once, then each piece of the block
-    /// is lit from it straight into GEGL's tiles, beside the layer's own tiles.
+    /// Work goes in blocks of whole tiles, `blockTileRows` tile rows high and at most `blockWidth`
+    /// wide, so memory stays bounded: the block's height window is read and smoothed once, then
+    /// each piece of the block is lit from it straight into GEGL's tiles, beside the layer's own
+    /// tiles. Two tile rows (128 × 256 with GEGL's tiles): the window's margin of smoothing taps
+    /// costs less than on one (the smoothing read 41 % more rows than it made at 64, 24 % at 128),
+    /// and the block's heights, smoothed heights and smoothing rows (about 450 KB) still fit the
+    /// processor's nearest large cache.
     static let blockWidth = 256
+    static let blockTileRows = 2
 
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let p = prepared.parameters, halo = p.halo
-        let blocks = output.tileBlocks(roi, maxWidth: blockWidth)
+        let blocks = output.tileBlocks(roi, maxWidth: blockWidth, tileRows: blockTileRows)
         let largest = blocks.largestBlockSize
         // One piece of working memory for every block of this call, sized for the largest: the
         // window's heights, the layer's window (to take the height from, without aux), the smoothed

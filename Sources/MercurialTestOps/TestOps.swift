@@ -91,25 +91,28 @@ enum TestBlocks: FilterOperation {
 
     struct Properties: PropertySet {
         var blockWidth = 64
+        var tileRows = 1
         static let declarations: [PropertyDeclaration<Properties>] = [
             .int(\.blockWidth, "block-width", "Block width", range: 1...4096, "Widest block, in pixels."),
+            .int(\.tileRows, "tile-rows", "Tile rows", range: 1...8, "How many tile rows high a block is."),
         ]
     }
 
-    struct Prepared: Sendable { var blockWidth: Int }
+    struct Prepared: Sendable { var blockWidth: Int, tileRows: Int }
     static let threading = Threading.balancedByOperation
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("input", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return Prepared(blockWidth: context.properties.typed(Properties.self).blockWidth)
+        let p = context.properties.typed(Properties.self)
+        return Prepared(blockWidth: p.blockWidth, tileRows: p.tileRows)
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect { context.sourceBounds("input") ?? .empty }
     static func requiredForOutput(_ context: OperationContext, roi: Rect) -> Rect { roi }
 
     static func process(_ prepared: Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
-        let blocks = output.tileBlocks(roi, maxWidth: prepared.blockWidth)
+        let blocks = output.tileBlocks(roi, maxWidth: prepared.blockWidth, tileRows: prepared.tileRows)
         Parallel.run(items: blocks.count) { next in
             var rgba: [Float] = []
             while let i = next() {

@@ -47,18 +47,19 @@ final class BridgeTests: PluginTestCase {
         var pixels = [Float](repeating: 0, count: w * h * 4)
         for i in 0..<(w * h) { pixels[4 * i] = Float((i * 7) % 11); pixels[4 * i + 3] = 1 }
         let buffer = Buffer(x: x0, y: y0, width: w, height: h, format: "RGBA float", pixels: pixels)
-        for (tile, blockWidth) in [(23, 50), (23, 1), (128, 4096), (64, 100), (17, 300)] {
+        for (tile, blockWidth, tileRows) in [(23, 50, 1), (23, 1, 1), (128, 4096, 1), (64, 100, 1), (17, 300, 1),
+                                             (23, 50, 3), (64, 256, 2), (17, 40, 8)] {
             var byThreads: [Int: [Float]] = [:]
             for threads in [1, 2] {
                 let g = Graph()
                 let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-                let op = g.add("mercurial-test:blocks", ["block-width": .int(blockWidth)])
+                let op = g.add("mercurial-test:blocks", ["block-width": .int(blockWidth), "tile-rows": .int(tileRows)])
                 g.link(src, op)
                 // A region that starts and ends inside tiles.
                 let (rx, ry, rw, rh) = (x0 + 3, y0 + 1, w - 7, h - 5)
                 let out = render(g, op, x: rx, y: ry, width: rw, height: rh, format: "RGBA float", components: 4,
                                  threads: threads, tile: tile)
-                let label = "tile \(tile), block width \(blockWidth), threads \(threads)"
+                let label = "tile \(tile), block width \(blockWidth), tile rows \(tileRows), threads \(threads)"
                 var wrong = 0
                 // Each block: the bounding box of the pixels it wrote, and how many.
                 var boxes: [Int: (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)] = [:]
@@ -86,7 +87,7 @@ final class BridgeTests: PluginTestCase {
                     // block is at least one tile of the op's output buffer wide (GEGL's 128 here,
                     // or the configured tile).
                     if b.count != bw * bh || b.minX != max(cornerX, rx) || b.minY != max(cornerY, ry)
-                        || bw > max(blockWidth, tile, 128) {
+                        || bw > max(blockWidth, tile, 128) || bh > tileRows * max(tile, 128) {
                         overlapping += 1
                     }
                 }
@@ -95,7 +96,7 @@ final class BridgeTests: PluginTestCase {
                 // Positions and input only: where blocks fall may depend on how GEGL split the region.
                 byThreads[threads] = stride(from: 0, to: out.count, by: 4).flatMap { out[$0..<($0 + 3)] }
             }
-            XCTAssertEqual(byThreads[1], byThreads[2], "tile \(tile), block width \(blockWidth): 1 thread = 2 threads")
+            XCTAssertEqual(byThreads[1], byThreads[2], "tile \(tile), block width \(blockWidth), tile rows \(tileRows): 1 thread = 2 threads")
         }
         Gegl.configure("threads", 2)
     }
