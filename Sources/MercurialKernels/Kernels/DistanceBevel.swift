@@ -28,51 +28,65 @@ enum DistanceBevel {
     /// Both sides of the edge from one distance transform: `inner` (when asked) rises inside the
     /// mask (m ≥ 0.5) from the edge, as `compute`; `outer` (when asked) rises outside it (m < 0.5)
     /// from the same edge — the height field of the inverted mask, measured to the same crossings.
-    /// A side not asked for is left 0.
+    /// A side not asked for is left 0. (The loops run over raw pointers: per-pixel array and plane
+    /// subscripts, with their checks and copy-on-write tests, were a fifth of the time.)
     static func sides(mask: Plane, radius: Float, profile: BevelProfile, halo: Int,
                       inside: Bool, outside: Bool) -> (inner: Plane, outer: Plane) {
         let w = mask.width, h = mask.height
-        let m = mask.pixels
         // Crossing parameters on the segment to the right (tx) and below (ty): t in [0, 1] from this
         // pixel's centre, or -1 for no crossing.
         var tx = [Float](repeating: -1, count: w * h), ty = [Float](repeating: -1, count: w * h)
         var seed = [Bool](repeating: false, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let i = y * w + x
-                let a = m[i]
-                if x + 1 < w, (a >= 0.5) != (m[i + 1] >= 0.5) {
-                    tx[i] = (a - 0.5) / (a - m[i + 1])
-                    seed[i] = true
-                    seed[i + 1] = true
-                }
-                if y + 1 < h, (a >= 0.5) != (m[i + w] >= 0.5) {
-                    ty[i] = (a - 0.5) / (a - m[i + w])
-                    seed[i] = true
-                    seed[i + w] = true
-                }
-            }
-        }
-        let squared = squaredDistanceTransform(seed: seed, width: w, height: h)
-
         var inner = Plane(width: w - 2 * halo, height: h - 2 * halo)
         var outer = Plane(width: outside ? w - 2 * halo : 0, height: outside ? h - 2 * halo : 0)
-        let limit = radius + 1 // beyond d_c > R + 1, d > R: the top of the bevel
-        for y in halo..<(h - halo) {
-            for x in halo..<(w - halo) {
-                let i = y * w + x
-                let isInside = m[i] >= 0.5
-                guard isInside ? inside : outside else { continue }
-                var height: Float = 1
-                let dc2 = squared[i]
-                if dc2 <= limit * limit {
-                    let d = nearestCrossing(x: x, y: y, dc2: dc2, width: w, height: h, seed: seed, tx: tx, ty: ty)
-                    height = shape(min(d / radius, 1), profile)
-                }
-                if isInside {
-                    inner[x - halo, y - halo] = height
-                } else {
-                    outer[x - halo, y - halo] = height
+        mask.pixels.withUnsafeBufferPointer { mb in
+            tx.withUnsafeMutableBufferPointer { txb in
+                ty.withUnsafeMutableBufferPointer { tyb in
+                    seed.withUnsafeMutableBufferPointer { sb in
+                        let m = mb.baseAddress!, tx = txb.baseAddress!, ty = tyb.baseAddress!, seed = sb.baseAddress!
+                        for y in 0..<h {
+                            for x in 0..<w {
+                                let i = y * w + x
+                                let a = m[i]
+                                if x + 1 < w, (a >= 0.5) != (m[i + 1] >= 0.5) {
+                                    tx[i] = (a - 0.5) / (a - m[i + 1])
+                                    seed[i] = true
+                                    seed[i + 1] = true
+                                }
+                                if y + 1 < h, (a >= 0.5) != (m[i + w] >= 0.5) {
+                                    ty[i] = (a - 0.5) / (a - m[i + w])
+                                    seed[i] = true
+                                    seed[i + w] = true
+                                }
+                            }
+                        }
+                        let limit = radius + 1 // beyond d_c > R + 1, d > R: the top of the bevel
+                        let squared = squaredDistanceTransform(seed: UnsafePointer(seed), width: w, height: h,
+                                                               reach: Int(limit.rounded(.up)))
+                        let ow = w - 2 * halo
+                        inner.pixels.withUnsafeMutableBufferPointer { ib in
+                            outer.pixels.withUnsafeMutableBufferPointer { ob in
+                                squared.withUnsafeBufferPointer { sq in
+                                    for y in halo..<(h - halo) {
+                                        for x in halo..<(w - halo) {
+                                            let i = y * w + x
+                                            let isInside = m[i] >= 0.5
+                                            guard isInside ? inside : outside else { continue }
+                                            var height: Float = 1
+                                            let dc2 = sq[i]
+                                            if dc2 <= limit * limit {
+                                                let d = nearestCrossing(x: x, y: y, dc2: dc2, width: w, height: h,
+                                                                        seed: seed, tx: tx, ty: ty)
+                                                height = shape(min(d / radius, 1), profile)
+                                            }
+                                            let o = (y - halo) * ow + (x - halo)
+                                            if isInside { ib[o] = height } else { ob[o] = height }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -93,7 +107,7 @@ enum DistanceBevel {
     /// distance lies in [dc2, (√dc2 + 1.5)²]: per row, only the annulus's two runs (the pixels
     /// nearer than √dc2 are never visited; dc2 is a whole number, so where they end is exact).
     static func nearestCrossing(x: Int, y: Int, dc2: Float, width w: Int, height h: Int,
-                                seed: [Bool], tx: [Float], ty: [Float]) -> Float {
+                                seed: UnsafePointer<Bool>, tx: UnsafePointer<Float>, ty: UnsafePointer<Float>) -> Float {
         let outer = dc2.squareRoot() + 1.5
         let reach = Int(outer)
         let outer2 = outer * outer
@@ -143,20 +157,28 @@ enum DistanceBevel {
 
     @inline(__always) static func sq(_ v: Float) -> Float { v * v }
 
-    /// Exact squared Euclidean distance from every pixel to the nearest seed pixel (∞ if none).
-    static func squaredDistanceTransform(seed: [Bool], width w: Int, height h: Int) -> [Float] {
-        // Columns: 1-D distance to the nearest seed in the same column.
+    /// Squared Euclidean distance from every pixel to the nearest seed pixel: exact where it is at
+    /// most `reach`² (all the bevel asks), and some value above `reach`² (∞ if no seed) elsewhere.
+    /// Seeds more than `reach` rows away in a column are left out, as they can only give more than
+    /// `reach`²: rows far from every edge are then skipped, and the others' lower envelopes hold
+    /// only the columns near an edge.
+    static func squaredDistanceTransform(seed: UnsafePointer<Bool>, width w: Int, height h: Int, reach: Int) -> [Float] {
+        // Columns: 1-D distance to the nearest seed in the same column, up to `reach`, every column
+        // at once, row by row down and then up (walking one column at a time read a cache line a
+        // pixel).
         var g = [Float](repeating: infinity, count: w * h)
-        for x in 0..<w {
-            var last = -1
-            for y in 0..<h {
-                if seed[y * w + x] { last = y }
-                if last >= 0 { g[y * w + x] = Float(y - last) }
+        var last = [Int](repeating: -1, count: w)
+        for y in 0..<h {
+            for x in 0..<w {
+                if seed[y * w + x] { last[x] = y }
+                if last[x] >= 0 && y - last[x] <= reach { g[y * w + x] = Float(y - last[x]) }
             }
-            last = -1
-            for y in stride(from: h - 1, through: 0, by: -1) {
-                if seed[y * w + x] { last = y }
-                if last >= 0 { g[y * w + x] = min(g[y * w + x], Float(last - y)) }
+        }
+        for x in 0..<w { last[x] = -1 }
+        for y in stride(from: h - 1, through: 0, by: -1) {
+            for x in 0..<w {
+                if seed[y * w + x] { last[x] = y }
+                if last[x] >= 0 && last[x] - y <= reach { g[y * w + x] = min(g[y * w + x], Float(last[x] - y)) }
             }
         }
         // Rows: lower envelope of parabolas (x - q)² + g(q)².
