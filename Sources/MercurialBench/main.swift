@@ -290,13 +290,11 @@ if runsGroup(0) && wanted("kernel") {
 func compare(_ name: String, _ others: [(String, String)]) {
     guard let mine = t[name] else { return }
     let present = others.filter { t[$0.0] != nil }
-    if present.isEmpty {
-        rows.append(Row(name: name, seconds: mine, versus: "", ratio: nil, goal: "", cpu: costs[name]?.cpu,
-                        faults: costs[name]?.faults))
-    }
-    for (other, goal) in present {
-        rows.append(Row(name: name, seconds: mine, versus: other, ratio: mine / t[other]!, goal: goal, cpu: costs[name]?.cpu,
-                        faults: costs[name]?.faults))
+    let cost = costs[name]
+    // One row against each other case present, or one row on its own.
+    for (other, goal) in present.isEmpty ? [("", "")] : present {
+        rows.append(Row(name: name, seconds: mine, versus: other, ratio: other.isEmpty ? nil : mine / t[other]!, goal: goal,
+                        cpu: cost?.cpu, faults: cost?.faults))
     }
 }
 compare("mercurial:height-field-from-mask core-image R=10",

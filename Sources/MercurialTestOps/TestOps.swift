@@ -98,14 +98,13 @@ enum TestBlocks: FilterOperation {
         ]
     }
 
-    struct Prepared: Sendable { var blockWidth: Int, tileRows: Int }
+    typealias Prepared = Properties
     static let threading = Threading.balancedByOperation
 
     static func prepare(_ context: PrepareContext) -> Prepared {
         context.setFormat("input", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        let p = context.properties.typed(Properties.self)
-        return Prepared(blockWidth: p.blockWidth, tileRows: p.tileRows)
+        return context.properties.typed(Properties.self)
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect { context.sourceBounds("input") ?? .empty }

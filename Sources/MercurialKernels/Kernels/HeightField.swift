@@ -618,7 +618,6 @@ public enum HeightField {
     // and stores of the accumulator than one tap per sweep. The grouping depends only on the tap
     // index, so each pixel's sum is formed in the same order wherever its block starts.
 
-
     /// dst[x] += w·(p[x] + q[x]) for x in [from, to): eight at a time, then one by one, the same
     /// operations on each value either way. (Written out: the compiler left this loop scalar.)
     @inline(__always)
