@@ -163,6 +163,21 @@ final class LitReliefTests: XCTestCase {
         }
     }
 
+    /// `LitRelief.smooth` of a block's height window, with its working memory full of NaN first.
+    func smooth(_ p: LitReliefParameters, _ heights: [Float], width: Int, height: Int) -> [Float] {
+        var smoothed = [Float](repeating: .nan, count: (height + 2) * (width + 2))
+        var scratch = [Float](repeating: .nan, count: LitRelief.smoothScratchCount(p, width: width, height: height))
+        heights.withUnsafeBufferPointer { h in
+            smoothed.withUnsafeMutableBufferPointer { s in
+                scratch.withUnsafeMutableBufferPointer { sc in
+                    LitRelief.smooth(p, weights: p.weights, heights: h.baseAddress!, width: width, height: height,
+                                     into: s.baseAddress!, scratch: sc.baseAddress!)
+                }
+            }
+        }
+        return smoothed
+    }
+
     /// The smoothed heights are the separable Gaussian of the formula, summed in Double
     /// here: blocks of odd and even height and of widths with and without a remainder of eight or
     /// sixteen (the loops take rows in pairs and columns in groups).
@@ -177,16 +192,7 @@ final class LitReliefTests: XCTestCase {
                 return Float(state >> 8) / Float(1 << 24)
             }
             let columns = width + 2, rows = height + 2
-            var smoothed = [Float](repeating: .nan, count: rows * columns)
-            var scratch = [Float](repeating: .nan, count: LitRelief.smoothScratchCount(p, width: width, height: height))
-            heights.withUnsafeBufferPointer { h in
-                smoothed.withUnsafeMutableBufferPointer { s in
-                    scratch.withUnsafeMutableBufferPointer { sc in
-                        LitRelief.smooth(p, weights: w, heights: h.baseAddress!, width: width, height: height,
-                                         into: s.baseAddress!, scratch: sc.baseAddress!)
-                    }
-                }
-            }
+            let smoothed = smooth(p, heights, width: width, height: height)
             for r in 0..<rows {
                 for c in 0..<columns {
                     var want = 0.0
@@ -199,6 +205,77 @@ final class LitReliefTests: XCTestCase {
                                    "smoothness \(smoothness), \(width)×\(height): row \(r), column \(c)")
                 }
             }
+        }
+    }
+
+    /// Rows and columns of +0 are not blurred but stored as +0, which is what blurring them gives:
+    /// the smoothed heights equal, bit for bit, the same two passes written plainly here (each value
+    /// w₀·x + Σₖ wₖ·(x₋ₖ + x₊ₖ), taps in order, across then down), on fields that are mostly +0 with
+    /// islands, lone values, −0, NaN, and bands of every kind at the block's edges; blocks up to
+    /// 1100 wide (bitmaps of several words).
+    func testZeroRegionsSmoothAsComputed() {
+        for (smoothness, width, height, seed) in [(Float(0.75), 256, 128, UInt32(1)), (0.75, 61, 37, 2), (0.3, 200, 9, 3),
+                                                  (1, 97, 50, 4), (0.25, 13, 40, 5), (0.25, 40, 120, 6),
+                                                  (0.75, 256, 128, 7), (0.5, 600, 24, 8), (1, 1100, 30, 9)] {
+            let p = LitReliefParameters(smoothness: smoothness, lights: [])
+            let halo = p.halo, taps = p.taps, w = p.weights
+            let ww = width + 2 * halo, wh = height + 2 * halo
+            var state = seed
+            func random() -> UInt32 {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return state >> 8
+            }
+            // A sparse lattice of lone values at odd spacings, so that some fall just inside and just
+            // outside the reach of each row and column that is skipped; on its rows, values of every
+            // kind; an island.
+            var heights = [Float](repeating: 0, count: ww * wh)
+            let latticeRows = Array(Swift.stride(from: Int(seed) % 5, to: wh, by: 6 * taps + 7))
+            for y in latticeRows {
+                for x in Swift.stride(from: Int(seed) % 3, to: ww, by: 4 * taps + 9) { heights[y * ww + x] = 0.5 }
+            }
+            for v in [Float.nan, .infinity, -0.0, 0.7, -.infinity, 1e-40] {
+                heights[latticeRows[Int(random()) % latticeRows.count] * ww + Int(random()) % ww] = v
+            }
+            let x0 = Int(random()) % ww, y0 = Int(random()) % wh
+            for y in y0..<min(wh, y0 + 1 + Int(random()) % 12) {
+                for x in x0..<min(ww, x0 + 1 + Int(random()) % 30) { heights[y * ww + x] = Float(random() % 1000) / 1000 }
+            }
+            // −0 blurs to −0 only where every tap reads −0: a square of it as wide as the blur, in
+            // the last third of the rows.
+            let side = 2 * taps + 3, negativeColumn = Int(random()) % max(1, ww - side)
+            for y in (2 * wh / 3)..<min(wh, 2 * wh / 3 + side) {
+                for x in negativeColumn..<min(ww, negativeColumn + side) where heights[y * ww + x] == 0 { heights[y * ww + x] = -0.0 }
+            }
+            // The two passes, plainly.
+            let clean = heights.map { $0.isFinite ? $0 : 0 }
+            let columns = width + 2, rows = height + 2
+            var across = [Float](repeating: 0, count: wh * columns)
+            for r in 0..<wh {
+                for c in 0..<columns {
+                    let at = r * ww + c + taps
+                    var sum = w[0] * clean[at]
+                    for k in 1...taps { sum += w[k] * (clean[at - k] + clean[at + k]) }
+                    across[r * columns + c] = sum
+                }
+            }
+            let smoothed = smooth(p, heights, width: width, height: height)
+            var wrong = 0, zeros = 0
+            for r in 0..<rows {
+                for c in 0..<columns {
+                    let at = (r + taps) * columns + c
+                    var want = w[0] * across[at]
+                    for k in 1...taps { want += w[k] * (across[at - k * columns] + across[at + k * columns]) }
+                    let got = smoothed[r * columns + c]
+                    if got.bitPattern != want.bitPattern {
+                        if wrong < 5 { XCTFail("\(width)×\(height), row \(r), column \(c): \(got) against \(want)") }
+                        wrong += 1
+                    }
+                    if want.bitPattern == 0 { zeros += 1 }
+                }
+            }
+            XCTAssertEqual(wrong, 0, "\(width)×\(height): values that differ")
+            // The case is one of mostly +0 (so the skipping is what is tested).
+            XCTAssertGreaterThan(zeros, rows * columns / 4, "\(width)×\(height)")
         }
     }
 

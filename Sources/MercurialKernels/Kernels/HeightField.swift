@@ -457,10 +457,10 @@ public enum HeightField {
                     fill[i] = union & across[i]
                 }
                 let slot = ring + (rowIndex % span) * w
-                forEachRun(pick, words: words, from: x0, to: x1) { a, b in
+                Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
                     blurRow(src, into: slot, from: a, to: b, weights: wk)
                 }
-                forEachRun(fill, words: words, from: x0, to: x1) { a, b in
+                Chunks.forEachRun(fill, words: words, from: x0, to: x1) { a, b in
                     (slot + a).update(repeating: constants[k].across, count: b - a)
                 }
                 received[k] += 1
@@ -483,11 +483,11 @@ public enum HeightField {
                 }
                 for x in x0..<x1 { out[x] = 0 }
                 let mrow = maskRow(y)
-                forEachRun(pick, words: words, from: x0, to: x1) { a, b in
+                Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
                     blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: wk)
                     for x in a..<b { out[x] *= mrow[x] }
                 }
-                forEachRun(same, words: words, from: x0, to: x1) { a, b in
+                Chunks.forEachRun(same, words: words, from: x0, to: x1) { a, b in
                     (out + a).update(repeating: constants[k].output, count: b - a)
                 }
                 rowIndex = y
@@ -582,35 +582,6 @@ public enum HeightField {
         if bit > 0 || tail {
             bits[(count - 1) / (64 * chunk)] = word
             ones[(count - 1) / (64 * chunk)] = full
-        }
-    }
-
-    /// Calls `body(a, b)` for each run of set bits in `bits` (`words` words; bit i stands for columns
-    /// [i·chunk, (i + 1)·chunk)), as columns clipped to [from, to), left to right.
-    @inline(__always)
-    static func forEachRun(_ bits: UnsafePointer<UInt64>, words: Int, from: Int, to: Int, _ body: (Int, Int) -> Void) {
-        let chunks = words * 64
-        var i = 0
-        while i < chunks {
-            // The next set bit at or after i, then the next clear bit after it.
-            var word = i >> 6
-            var set = bits[word] & (~0 << UInt64(i & 63))
-            while set == 0 {
-                word += 1
-                guard word < words else { return }
-                set = bits[word]
-            }
-            let start = word << 6 + set.trailingZeroBitCount
-            word = start >> 6
-            var clear = ~bits[word] & (~0 << UInt64(start & 63))
-            while clear == 0 && word + 1 < words {
-                word += 1
-                clear = ~bits[word]
-            }
-            let end = clear == 0 ? chunks : word << 6 + clear.trailingZeroBitCount
-            let a = max(start * chunk, from), b = min(end * chunk, to)
-            if a < b { body(a, b) }
-            i = end
         }
     }
 

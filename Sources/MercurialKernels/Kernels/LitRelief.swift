@@ -180,42 +180,117 @@ public enum LitRelief {
     public static func smoothScratchCount(_ p: LitReliefParameters, width: Int, height: Int) -> Int {
         let rows = height + 2, columns = width + 2, taps = p.taps
         let windowRows = rows + 2 * taps, stride = columns + 2 * taps
-        return taps > 0 ? stride + windowRows * columns : 0
+        // The floats, then the bitmaps' words (two floats each, and one more to align them).
+        let words = Chunks.words(stride) + (windowRows + 1) * Chunks.words(columns)
+        return taps > 0 ? stride + windowRows * columns + 2 * words + 1 : 0
     }
 
     /// The blurred heights over the block grown by one pixel: `rows` × `columns`. Each pass runs
     /// tap by tap over whole rows (so the loops vectorise), adding the taps in the same order for
-    /// every pixel. `scratch` holds `smoothScratchCount` floats: one cleaned window row and the
-    /// horizontal pass's rows.
+    /// every pixel. `scratch` holds `smoothScratchCount` floats: one cleaned window row, the
+    /// horizontal pass's rows, and bitmaps of their chunks.
+    ///
+    /// Where every value a pass reads is +0 it gives +0 (each tap adds +0 · w to +0): such chunks of
+    /// eight columns are stored as +0, not summed (a painted layer on transparency is mostly +0).
+    /// Each cleaned window row and each row of the horizontal pass has a bitmap of the chunks that
+    /// hold anything else (−0 included); a chunk of the pass is summed where the cleaned chunks it
+    /// reads have a bit, a chunk of the result where the pass's rows it reads have one.
     static func smoothHeights(_ h: UnsafePointer<Float>, halo: Int, taps: Int, weights: [Float], rows: Int, columns: Int,
                               into s: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
-        @inline(__always) func height(_ v: Float) -> Float { v.isFinite ? v : 0 }
         guard taps > 0 else {
-            for i in 0..<(rows * columns) { s[i] = height(h[i]) }
+            for i in 0..<(rows * columns) { s[i] = h[i].isFinite ? h[i] : 0 }
             return
         }
         let stride = columns + 2 * taps // = the window's row length
         let windowRows = rows + 2 * taps
         let clean = scratch, across = clean + stride
+        let chunk = Chunks.width
+        let cleanWords = Chunks.words(stride), words = Chunks.words(columns)
+        let bitsStart = UnsafeMutableRawPointer(across + windowRows * columns)
+        let aligned = (Int(bitPattern: bitsStart) + 7) & ~7
+        let cleanBits = UnsafeMutablePointer<UInt64>(bitPattern: aligned)!
+        let acrossBits = cleanBits + cleanWords, union = acrossBits + windowRows * words
+        // A chunk of the horizontal pass reads the cleaned chunks from its own to `reach` further.
+        let reach = (chunk - 1 + 2 * taps) / chunk
         weights.withUnsafeBufferPointer { w in
             // Horizontal pass over every window row, for the block's columns (grown by one), each
             // row cleaned first into one row's space (it stays in the nearest cache).
             for r in 0..<windowRows {
-                let row = h + r * stride
-                for i in 0..<stride { clean[i] = height(row[i]) }
-                blurRowAcross(w, taps: taps, count: columns, from: clean + taps, into: across + r * columns)
+                cleanRow(h + r * stride, count: stride, into: clean, bits: cleanBits)
+                let bits = acrossBits + r * words, row = across + r * columns
+                for i in 0..<words { bits[i] = 0 }
+                Chunks.orSpread(cleanBits, sourceWords: cleanWords, reach: reach, into: bits, words: words)
+                var done = 0
+                Chunks.forEachRun(bits, words: words, from: 0, to: columns) { a, b in
+                    (row + done).update(repeating: 0, count: a - done)
+                    blurRowAcross(w, taps: taps, count: b - a, from: clean + taps + a, into: row + a)
+                    done = b
+                }
+                (row + done).update(repeating: 0, count: columns - done)
             }
-            // Vertical pass, two rows at a time, then a last row alone.
+            // Vertical pass, two rows at a time, then a last row alone, over the chunks that any
+            // of the pass's rows they read has.
+            @inline(__always) func down(_ r: Int, rowCount: Int, _ body: (Int, Int) -> Void) {
+                for i in 0..<words { union[i] = 0 }
+                for k in r..<(r + rowCount + 2 * taps) {
+                    for i in 0..<words { union[i] |= acrossBits[k * words + i] }
+                }
+                var done = 0
+                Chunks.forEachRun(union, words: words, from: 0, to: columns) { a, b in
+                    for j in 0..<rowCount { (s + (r + j) * columns + done).update(repeating: 0, count: a - done) }
+                    body(a, b)
+                    done = b
+                }
+                for j in 0..<rowCount { (s + (r + j) * columns + done).update(repeating: 0, count: columns - done) }
+            }
             var r = 0
             while r + 2 <= rows {
-                blurRowPairDown(w, taps: taps, count: columns, from: across + (r + taps) * columns, into: s + r * columns)
+                down(r, rowCount: 2) { a, b in
+                    blurRowPairDown(w, taps: taps, count: b - a, stride: columns, from: across + (r + taps) * columns + a,
+                                    into: s + r * columns + a)
+                }
                 r += 2
             }
             if r < rows {
-                let centre = across + (r + taps) * columns
-                blurRow(w, taps: taps, count: columns, into: s + r * columns) { UnsafePointer(centre + $0) } _: { $0 * columns }
+                down(r, rowCount: 1) { a, b in
+                    let centre = across + (r + taps) * columns + a
+                    blurRow(w, taps: taps, count: b - a, into: s + r * columns + a) { UnsafePointer(centre + $0) } _: { $0 * columns }
+                }
             }
         }
+    }
+
+    /// A window row with non-finite heights as +0, into `clean`, eight values at a time, and the
+    /// bitmap of its chunks that hold anything but +0 (every word of `bits` written).
+    @inline(__always)
+    static func cleanRow(_ row: UnsafePointer<Float>, count: Int, into clean: UnsafeMutablePointer<Float>,
+                         bits: UnsafeMutablePointer<UInt64>) {
+        let chunk = Chunks.width, zero = V4()
+        var x = 0, word: UInt64 = 0, bit: UInt64 = 0
+        while x + chunk <= count {
+            let v = vload(row + x)
+            var c = v
+            c.replace(with: zero, where: .!(v - v .== zero)) // v − v is NaN for NaN and ±∞
+            UnsafeMutableRawPointer(clean + x).storeBytes(of: c, as: V4.self)
+            let lanes = unsafeBitCast(c, to: SIMD8<UInt32>.self)
+            let four = lanes.lowHalf | lanes.highHalf, two = four.lowHalf | four.highHalf
+            word |= UInt64(unsafeBitCast(two, to: UInt64.self) != 0 ? 1 : 0) << bit
+            bit += 1
+            x += chunk
+            if bit == 64 {
+                bits[(x - 1) / (64 * chunk)] = word
+                word = 0; bit = 0
+            }
+        }
+        var tail: UInt32 = 0
+        while x < count {
+            let v = row[x].isFinite ? row[x] : 0
+            clean[x] = v
+            tail |= v.bitPattern
+            x += 1
+        }
+        word |= UInt64(tail != 0 ? 1 : 0) << bit
+        if bit > 0 || tail != 0 { bits[(count - 1) / (64 * chunk)] = word }
     }
 
     /// `blurRow` along a row (x(c ± k) at c ± k), sixteen values at a time where it can: the two
@@ -240,17 +315,17 @@ public enum LitRelief {
         blurRow(w, taps: taps, count: count - c, into: target + c) { UnsafePointer(source + c + $0) } _: { $0 }
     }
 
-    /// `blurRow` down the columns for two consecutive rows (rows `columns` apart; `centre` is the
-    /// first row's, the output rows follow each other at `target`). Row r needs x(r ± k) and row
+    /// `blurRow` down `count` columns for two consecutive rows (rows `columns` apart, in the source
+    /// and in `target`; `centre` is the first row's). Row r needs x(r ± k) and row
     /// r + 1 needs x(r + 1 ± k): going outwards, each tap loads two rows and hands each row the
     /// other's previous one, half the loads of two rows alone, with the same operations in the
     /// same order for each value.
     @inline(__always)
-    static func blurRowPairDown(_ w: UnsafeBufferPointer<Float>, taps: Int, count columns: Int,
+    static func blurRowPairDown(_ w: UnsafeBufferPointer<Float>, taps: Int, count: Int, stride columns: Int,
                                 from centre: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>) {
         let eight = V4.scalarCount
         var c = 0
-        while c + eight <= columns {
+        while c + eight <= count {
             let p = centre + c
             var up = vload(p), down = vload(p + columns) // x(r + 1 − k) and x(r + k) for k = 1
             var a = w[0] * up, b = w[0] * down
@@ -266,10 +341,10 @@ public enum LitRelief {
             UnsafeMutableRawPointer(target + columns + c).storeBytes(of: b, as: V4.self)
             c += eight
         }
-        guard c < columns else { return }
+        guard c < count else { return }
         for row in 0..<2 {
             let rowCentre = centre + row * columns + c
-            blurRow(w, taps: taps, count: columns - c, into: target + row * columns + c) { UnsafePointer(rowCentre + $0) } _: { $0 * columns }
+            blurRow(w, taps: taps, count: count - c, into: target + row * columns + c) { UnsafePointer(rowCentre + $0) } _: { $0 * columns }
         }
     }
 
@@ -429,6 +504,17 @@ public enum LitRelief {
         return (left, right, up, down)
     }
 
+    /// The normals (x, y, z) of sixteen pixels from their four neighbours' heights (left, right,
+    /// up, down).
+    @_transparent
+    static func normals(_ heights: (Lanes, Lanes, Lanes, Lanes), gain: Float) -> (Lanes, Lanes, Lanes) {
+        // (h(x+1) − h(x−1))·½·(−gain) with the two constant factors as one (½ is exact: the same bits).
+        let slope = Lanes(repeating: -0.5 * gain)
+        let nx0 = (heights.1 - heights.0) * slope, ny0 = (heights.3 - heights.2) * slope
+        let inverse = ldiv(Lanes(repeating: 1), lsqrt(nx0 * nx0 + ny0 * ny0 + 1))
+        return (nx0 * inverse, ny0 * inverse, inverse)
+    }
+
     /// The lighting formula's weights for sixteen pixels (see the top of this file), into `w`: for
     /// light k, lanes 32k..<32k+16 hold a·max(n·L, 0) and 32k+16..<32k+32 a·[n·L > 0]·max(n·H, 0)^s;
     /// with `shadow`, the last sixteen hold the unlit share 1 − min(1, Σ a·max(n·L, 0)). Powers by
@@ -442,12 +528,8 @@ public enum LitRelief {
         @inline(__always) func store(_ v: Lanes, _ at: Int) {
             UnsafeMutableRawPointer(w + at).storeBytes(of: v, as: Lanes.self)
         }
-        // (h(x+1) − h(x−1))·½·(−gain) with the two constant factors as one (½ is exact: the same bits).
-        let slope = Lanes(repeating: -0.5 * gain)
-        let nx0 = (heights.1 - heights.0) * slope, ny0 = (heights.3 - heights.2) * slope
         let one = Lanes(repeating: 1)
-        let inverse = ldiv(one, lsqrt(nx0 * nx0 + ny0 * ny0 + 1))
-        let nx = nx0 * inverse, ny = ny0 * inverse, nz = inverse
+        let (nx, ny, nz) = normals(heights, gain: gain)
         var lit = Lanes()
         for k in 0..<lights.count {
             let light = lights[k]
