@@ -41,21 +41,64 @@ enum Chunks {
         }
     }
 
+    /// Word i of the row `bits` (`words` words) moved down by s chunks (s may be negative): bit j
+    /// is the row's bit 64·i + j + s, clear beyond the row.
+    @inline(__always)
+    static func shifted(_ bits: UnsafePointer<UInt64>, words: Int, word i: Int, by s: Int) -> UInt64 {
+        @inline(__always) func word(_ k: Int) -> UInt64 { k >= 0 && k < words ? bits[k] : 0 }
+        let q = s >> 6, m = UInt64(s & 63)
+        let low = word(i + q) >> m
+        return m == 0 ? low : low | word(i + q + 1) << (64 - m)
+    }
+
     /// Ors into `dst` (`words` words) the bitmap `src` (`sourceWords` words) moved down by each
     /// of 0...`reach` chunks: bit j of the result is set when any of src's bits j...j + reach is.
     @inline(__always)
     static func orSpread(_ src: UnsafePointer<UInt64>, sourceWords: Int, reach: Int, into dst: UnsafeMutablePointer<UInt64>,
                          words: Int) {
-        @inline(__always) func word(_ i: Int) -> UInt64 { i < sourceWords ? src[i] : 0 }
         for i in 0..<words {
             var any: UInt64 = 0
-            for s in 0...reach {
-                // Bit j of src moved down by s: src's bit 64·i + j + s.
-                let q = s >> 6, m = UInt64(s & 63)
-                let low = word(i + q) >> m
-                any |= m == 0 ? low : low | word(i + q + 1) << (64 - m)
-            }
+            for s in 0...reach { any |= shifted(src, words: sourceWords, word: i, by: s) }
             dst[i] |= any
+        }
+    }
+
+    /// dst = the chunks of `bits` whose neighbours within `d` chunks on either side are all set
+    /// (bits beyond the row count as clear).
+    @inline(__always)
+    static func erode(_ bits: UnsafePointer<UInt64>, words: Int, by d: Int, into dst: UnsafeMutablePointer<UInt64>) {
+        for i in 0..<words {
+            var all = bits[i]
+            var s = -d
+            while s <= d && all != 0 {
+                all &= shifted(bits, words: words, word: i, by: s)
+                s += 1
+            }
+            dst[i] = all
+        }
+    }
+
+    /// Writes a row's bitmap one chunk at a time from the left, each word as it fills, and the
+    /// last, partial one at `finish`: every word the row's chunks reach.
+    struct Writer {
+        let words: UnsafeMutablePointer<UInt64>
+        var word: UInt64 = 0, bit: UInt64 = 0, index = 0
+
+        @inline(__always) init(_ words: UnsafeMutablePointer<UInt64>) { self.words = words }
+
+        @inline(__always) mutating func append(_ set: Bool) {
+            word |= UInt64(set ? 1 : 0) << bit
+            bit += 1
+            if bit == 64 {
+                words[index] = word
+                index += 1
+                word = 0
+                bit = 0
+            }
+        }
+
+        @inline(__always) mutating func finish() {
+            if bit > 0 { words[index] = word }
         }
     }
 }

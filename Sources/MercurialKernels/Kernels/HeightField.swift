@@ -340,7 +340,7 @@ public enum HeightField {
     /// level keeps only the 2r + 1 rows of its horizontal pass that its vertical pass needs, so the
     /// working set grows with the window's width and the radius, never with its height.
     ///
-    /// Work is skipped in chunks of `chunk` columns, tracked in bitmaps a row:
+    /// Work is skipped in chunks of `Chunks.width` columns, tracked in bitmaps a row:
     /// - where the mask is 0 (the product is 0 there whatever the blur gives): each row's vertical
     ///   pass covers the chunks where its mask is not 0, and the horizontal pass the chunks that
     ///   the rows within ±r need;
@@ -387,12 +387,12 @@ public enum HeightField {
         @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
         let constants = constantLevels(levelWeights)
 
-        // Bitmaps of `words` words a row, bit i for columns [i·chunk, (i + 1)·chunk), each kept
+        // Bitmaps of `words` words a row (see `Chunks`), each kept
         // only while its rows are (so they grow with the width and the radius, not the height):
         // where the mask is not 0 and where it is 1, for the rows of the mask ring; where each
         // level's horizontal pass is its constant, for the rows of its ring; where each level's
         // output row is its constant; and two rows' worth for the runs of a row.
-        let words = (w + 64 * chunk - 1) / (64 * chunk)
+        let words = Chunks.words(w)
         let acrossOffsets = radii.reduce(into: [2 * maskRows * words]) { $0.append($0.last! + (2 * $1 + 1) * words) }
         let levelOffset = acrossOffsets.last!
         let bitmapCount = levelOffset + (levels + 2) * words
@@ -442,7 +442,7 @@ public enum HeightField {
                 // vertical pass will need: the chunks occupied in any row within ±r. Where the
                 // incoming row is its level's constant ± r around a chunk, the chunk is the pass's.
                 let across = constantAcross(k, rowIndex)
-                erode(constant(k, rowIndex), words: words, by: (r + chunk - 1) / chunk, into: across)
+                Chunks.erode(constant(k, rowIndex), words: words, by: (r + Chunks.width - 1) / Chunks.width, into: across)
                 let first = max(inset[k + 1], rowIndex - r), count = min(h - inset[k + 1], rowIndex + r + 1) - first
                 let firstSlot = first % maskRows
                 for i in 0..<words {
@@ -505,7 +505,7 @@ public enum HeightField {
         return weights.map { wk in
             let r = wk.count - 1, span = 2 * r + 1
             // A row of the value, and a ring of rows of the horizontal pass's, a chunk wide.
-            let width = span + chunk
+            let chunk = Chunks.width, width = span + chunk
             let row = [Float](repeating: value, count: width)
             var result = [Float](repeating: 0, count: width)
             row.withUnsafeBufferPointer { src in
@@ -524,65 +524,38 @@ public enum HeightField {
         }
     }
 
-    /// dst = the chunks of `bits` whose neighbours within `d` chunks on either side are all set
-    /// (bits beyond the row count as clear).
-    @inline(__always)
-    static func erode(_ bits: UnsafePointer<UInt64>, words: Int, by d: Int, into dst: UnsafeMutablePointer<UInt64>) {
-        @inline(__always) func word(_ i: Int) -> UInt64 { i >= 0 && i < words ? bits[i] : 0 }
-        for i in 0..<words {
-            var all = bits[i]
-            var s = -d
-            while s <= d && all != 0 {
-                // Bit j of the row shifted by s chunks: chunk 64·i + j + s.
-                let q = s >> 6, m = UInt64(s & 63)
-                let low = word(i + q) >> m
-                all &= m == 0 ? low : low | word(i + q + 1) << (64 - m)
-                s += 1
-            }
-            dst[i] = all
-        }
-    }
-
-    /// Columns per bit of the occupancy bitmaps: one vector.
-    static let chunk = V4.scalarCount
-
     /// `sanitizedMask` of a row of `count` values in place, eight at a time (the same result for
-    /// each). Writes every word of the row's `bits` and `ones` (words of 64): bit i is set where
-    /// columns [i·chunk, (i + 1)·chunk) hold, after it, a value other than 0, and where they are
-    /// all exactly 1 (a last, partial chunk never is).
+    /// each). Writes every word of the row's `bits` and `ones`: a chunk's bit is set where it holds,
+    /// after it, a value other than 0, and where it is all exactly 1 (a last, partial chunk never is).
     @inline(__always)
     static func sanitize(_ m: UnsafeMutablePointer<Float>, count: Int, occupied bits: UnsafeMutablePointer<UInt64>,
                          ones: UnsafeMutablePointer<UInt64>) {
-        var x = 0, word: UInt64 = 0, full: UInt64 = 0, bit: UInt64 = 0
+        var occupied = Chunks.Writer(bits), full = Chunks.Writer(ones)
+        var x = 0
         let one = V4(repeating: 1), zero = V4()
-        while x + chunk <= count {
+        while x + Chunks.width <= count {
             let v = vload(m + x)
             var r = vmin(v, one)
             r.replace(with: zero, where: .!(v .> zero)) // NaN fails `> 0` and lands on 0, as does −0
             UnsafeMutableRawPointer(m + x).storeBytes(of: r, as: V4.self)
             let any = anyLane(r .!= zero)
-            word |= UInt64(any ? 1 : 0) << bit
+            occupied.append(any)
             // (Only asked of chunks with something in them: most of a text layer's have not.)
-            if any && !anyLane(r .!= one) { full |= 1 << bit }
-            bit += 1
-            x += chunk
-            if bit == 64 {
-                bits[(x - 1) / (64 * chunk)] = word
-                ones[(x - 1) / (64 * chunk)] = full
-                word = 0; full = 0; bit = 0
+            full.append(any && !anyLane(r .!= one))
+            x += Chunks.width
+        }
+        if x < count {
+            var tail = false
+            while x < count {
+                m[x] = sanitizedMask(m[x])
+                tail = tail || m[x] != 0
+                x += 1
             }
+            occupied.append(tail)
+            full.append(false)
         }
-        var tail = false
-        while x < count {
-            m[x] = sanitizedMask(m[x])
-            tail = tail || m[x] != 0
-            x += 1
-        }
-        word |= UInt64(tail ? 1 : 0) << bit
-        if bit > 0 || tail {
-            bits[(count - 1) / (64 * chunk)] = word
-            ones[(count - 1) / (64 * chunk)] = full
-        }
+        occupied.finish()
+        full.finish()
     }
 
     // The two passes below add taps in groups of up to four per sweep over the row: fewer loads

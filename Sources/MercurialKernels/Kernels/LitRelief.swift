@@ -265,32 +265,30 @@ public enum LitRelief {
     @inline(__always)
     static func cleanRow(_ row: UnsafePointer<Float>, count: Int, into clean: UnsafeMutablePointer<Float>,
                          bits: UnsafeMutablePointer<UInt64>) {
-        let chunk = Chunks.width, zero = V4()
-        var x = 0, word: UInt64 = 0, bit: UInt64 = 0
-        while x + chunk <= count {
+        var occupied = Chunks.Writer(bits)
+        let zero = V4()
+        var x = 0
+        while x + Chunks.width <= count {
             let v = vload(row + x)
             var c = v
             c.replace(with: zero, where: .!(v - v .== zero)) // v − v is NaN for NaN and ±∞
             UnsafeMutableRawPointer(clean + x).storeBytes(of: c, as: V4.self)
             let lanes = unsafeBitCast(c, to: SIMD8<UInt32>.self)
             let four = lanes.lowHalf | lanes.highHalf, two = four.lowHalf | four.highHalf
-            word |= UInt64(unsafeBitCast(two, to: UInt64.self) != 0 ? 1 : 0) << bit
-            bit += 1
-            x += chunk
-            if bit == 64 {
-                bits[(x - 1) / (64 * chunk)] = word
-                word = 0; bit = 0
+            occupied.append(unsafeBitCast(two, to: UInt64.self) != 0)
+            x += Chunks.width
+        }
+        if x < count {
+            var tail: UInt32 = 0
+            while x < count {
+                let v = row[x].isFinite ? row[x] : 0
+                clean[x] = v
+                tail |= v.bitPattern
+                x += 1
             }
+            occupied.append(tail != 0)
         }
-        var tail: UInt32 = 0
-        while x < count {
-            let v = row[x].isFinite ? row[x] : 0
-            clean[x] = v
-            tail |= v.bitPattern
-            x += 1
-        }
-        word |= UInt64(tail != 0 ? 1 : 0) << bit
-        if bit > 0 || tail != 0 { bits[(count - 1) / (64 * chunk)] = word }
+        occupied.finish()
     }
 
     /// `blurRow` along a row (x(c ± k) at c ± k), sixteen values at a time where it can: the two
