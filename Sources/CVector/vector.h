@@ -34,3 +34,19 @@ static inline __attribute__((always_inline)) mercurial_float16 mercurial_sqrt16(
 static inline __attribute__((always_inline)) mercurial_float16 mercurial_div16(mercurial_float16 a, mercurial_float16 b) {
     return a / b;
 }
+
+// Two RGBA pixels with the colour lanes of `colour` and the alpha lanes of `alpha`: one blend
+// instruction. Swift's per-lane assignment took four, its masked replace a loop over the lanes.
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_with_alpha8(mercurial_float8 colour,
+                                                                                 mercurial_float8 alpha) {
+    return __builtin_shufflevector(colour, alpha, 0, 1, 2, 11, 4, 5, 6, 15);
+}
+
+// The x of eight pixel centres from column x0: x0 + 0.5, x0 + 1.5, … (exact for |x0| < 2²²).
+// Swift's integer-to-float vector conversion is a generic call, and a bit trick in its place was
+// compiled lane by lane; here it is one conversion instruction.
+typedef int mercurial_int8 __attribute__((ext_vector_type(8)));
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_centres8(int x0) {
+    mercurial_int8 x = (mercurial_int8){0, 1, 2, 3, 4, 5, 6, 7} + x0;
+    return __builtin_convertvector(x, mercurial_float8) + 0.5f;
+}

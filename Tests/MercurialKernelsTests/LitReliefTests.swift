@@ -6,11 +6,17 @@ final class LitReliefTests: XCTestCase {
     /// Renders a block of w × h at (x, y) from heights h(px, py) (image coordinates) and one colour.
     func render(_ p: LitReliefParameters, x: Int = 10, y: Int = 20, w: Int = 6, h: Int = 5,
                 height: (Int, Int) -> Float, color: SIMD4<Float> = SIMD4(0.6, 0.4, 0.2, 0.8)) -> [Float] {
+        render(p, x: x, y: y, w: w, h: h, height: height, colorAt: { _, _ in color })
+    }
+
+    /// `render` with each pixel's colour from its image coordinates.
+    func render(_ p: LitReliefParameters, x: Int, y: Int, w: Int, h: Int,
+                height: (Int, Int) -> Float, colorAt: (Int, Int) -> SIMD4<Float>) -> [Float] {
         let halo = p.halo, ww = w + 2 * halo, wh = h + 2 * halo
         var heights = [Float](repeating: 0, count: ww * wh)
         for r in 0..<wh { for c in 0..<ww { heights[r * ww + c] = height(x - halo + c, y - halo + r) } }
         var colours = [Float](repeating: 0, count: w * h * 4)
-        for i in 0..<(w * h) { for k in 0..<4 { colours[4 * i + k] = color[k] } }
+        for j in 0..<h { for i in 0..<w { for k in 0..<4 { colours[4 * (j * w + i) + k] = colorAt(x + i, y + j)[k] } } }
         var out = [Float](repeating: .nan, count: w * h * 4)
         LitRelief.render(p, weights: p.weights, heights: heights, color: colours, x: x, y: y, width: w, height: h,
                          into: &out)
@@ -291,6 +297,33 @@ final class LitReliefTests: XCTestCase {
         let left = render(p, x: x0, y: y0, w: 3, h: 1, height: height)
         let right = render(p, x: x0 + 3, y: y0, w: 17, h: 1, height: height)
         XCTAssertEqual(whole, left + right)
+    }
+
+    /// Each pixel's colour stays its own and gets the same bits whichever group it is lit in: rows
+    /// of many widths (groups of eight pixels, pairs, a last odd pixel) against each pixel lit
+    /// alone, with two lights and a shadow colour, alpha the layer's exactly (−0 too), bit for bit.
+    func testEachPixelGetsTheSameBitsInAnyGroup() {
+        let lights = [ReliefLight(kind: .point, position: SIMD3(30, 12, 25), color: SIMD3(1.1, 0.9, 0.7), falloff: 1,
+                                  reach: 80),
+                      ReliefLight(kind: .directional, direction: ReliefLight.direction(azimuth: 200, elevation: 35),
+                                  color: SIMD3(0.2, 0.3, 0.5))]
+        let p = LitReliefParameters(smoothness: 0.3, contrast: 4, lights: lights, ambient: SIMD3(0.1, 0.2, 0.15),
+                                    specular: SIMD3(0.7, 0.6, 0.5), shininess: 12, shadow: SIMD4(0.2, 0, 0.4, 0.5))
+        let height: (Int, Int) -> Float = { x, y in Float((x &* 5 &+ y &* 3) % 11) / 11 }
+        let colour: (Int, Int) -> SIMD4<Float> = { x, y in
+            SIMD4(Float(x % 7) / 7, Float((x &* 3) % 5) / 5, Float(y % 3) / 3 + 0.1, x % 8 == 1 ? -0.0 : Float(x % 4) / 3)
+        }
+        for w in [1, 2, 3, 7, 8, 9, 10, 15, 16, 17, 23, 33, 40] {
+            let row = render(p, x: 10, y: 20, w: w, h: 2, height: height, colorAt: colour)
+            for j in 0..<2 {
+                for i in 0..<w {
+                    let alone = render(p, x: 10 + i, y: 20 + j, w: 1, h: 1, height: height, colorAt: colour)
+                    let o = 4 * (j * w + i)
+                    XCTAssertEqual(row[o..<o + 4].map(\.bitPattern), alone.map(\.bitPattern), "width \(w), pixel \(i), row \(j)")
+                    XCTAssertEqual(alone[3].bitPattern, colour(10 + i, 20 + j).w.bitPattern)
+                }
+            }
+        }
     }
 
     /// A NaN or infinite height counts as 0; the output stays finite.

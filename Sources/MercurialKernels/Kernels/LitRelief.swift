@@ -476,7 +476,7 @@ public enum LitRelief {
     @inline(__always)
     static func pixelCentres(_ x0: Int) -> V4 {
         if x0 > -4_000_000, x0 < 4_000_000 {
-            return FastMath.float(I4(repeating: Int32(x0)) &+ I4(0, 1, 2, 3, 4, 5, 6, 7)) + 0.5
+            return mercurial_centres8(Int32(x0))
         }
         var px = V4()
         for l in 0..<V4.scalarCount { px[l] = Float(x0 + l) + 0.5 }
@@ -638,10 +638,11 @@ public enum LitRelief {
 
         /// out = C ⊙ (ambient + Σ diffuse·colour) + Σ gloss·colour⊙specular + unlit·shadow, for
         /// `count` pixels (weights laid out as `lightWeights` writes them); alpha is the layer's,
-        /// exactly. Two pixels per eight-lane vector (their weights broadcast into its halves), a
-        /// last odd pixel alone: the same operations on each pixel's lanes in the same order either
-        /// way, so the bits do not depend on the pairing. Without a shadow colour its term (+0
-        /// everywhere) is left out.
+        /// exactly. Two pixels per eight-lane vector (their weights broadcast into its halves), four
+        /// such pairs at a time while eight pixels are left, then pair by pair, a last odd pixel
+        /// alone: the same operations on each pixel's lanes in the same order every way, so the bits
+        /// do not depend on the grouping. Without a shadow colour its term (+0 everywhere) is left
+        /// out.
         @inline(__always)
         func apply(weights w: UnsafePointer<Float>, color: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
                    count: Int) {
@@ -653,6 +654,40 @@ public enum LitRelief {
             let unlit = 2 * lanes * lights, shaded = shadow != SIMD4<Float>()
             let ambient2 = twice(ambient), shadow2 = twice(shadow)
             var l = 0
+            // Four pairs side by side: each light's colours are loaded once for eight pixels, and
+            // the four chains overlap. Pair by pair, the loop over lights and its loads came once per
+            // two pixels. (In the cache, one thread, a 3840×2160 frame: this stage took 6.4 ms of the
+            // lighting's 21 with alpha set lane by lane and the pairs one at a time, 4 ms now.)
+            while l + 8 <= count {
+                let c0 = vload(color + 4 * l), c1 = vload(color + 4 * l + 8)
+                let c2 = vload(color + 4 * l + 16), c3 = vload(color + 4 * l + 24)
+                var factor0 = ambient2, factor1 = ambient2, factor2 = ambient2, factor3 = ambient2
+                var added0 = shaded ? pair(unlit + l) * shadow2 : V4()
+                var added1 = shaded ? pair(unlit + l + 2) * shadow2 : V4()
+                var added2 = shaded ? pair(unlit + l + 4) * shadow2 : V4()
+                var added3 = shaded ? pair(unlit + l + 6) * shadow2 : V4()
+                for k in 0..<lights {
+                    let colour = twice(colours[2 * k]), gloss = twice(colours[2 * k + 1])
+                    let d = 2 * lanes * k + l, g = d + lanes
+                    factor0 += pair(d) * colour
+                    factor1 += pair(d + 2) * colour
+                    factor2 += pair(d + 4) * colour
+                    factor3 += pair(d + 6) * colour
+                    added0 += pair(g) * gloss
+                    added1 += pair(g + 2) * gloss
+                    added2 += pair(g + 4) * gloss
+                    added3 += pair(g + 6) * gloss
+                }
+                let o0 = mercurial_with_alpha8(c0 * factor0 + added0, c0)
+                let o1 = mercurial_with_alpha8(c1 * factor1 + added1, c1)
+                let o2 = mercurial_with_alpha8(c2 * factor2 + added2, c2)
+                let o3 = mercurial_with_alpha8(c3 * factor3 + added3, c3)
+                UnsafeMutableRawPointer(out + 4 * l).storeBytes(of: o0, as: V4.self)
+                UnsafeMutableRawPointer(out + 4 * l + 8).storeBytes(of: o1, as: V4.self)
+                UnsafeMutableRawPointer(out + 4 * l + 16).storeBytes(of: o2, as: V4.self)
+                UnsafeMutableRawPointer(out + 4 * l + 24).storeBytes(of: o3, as: V4.self)
+                l += 8
+            }
             while l + 2 <= count {
                 let c = vload(color + 4 * l)
                 var factor = ambient2
@@ -661,9 +696,7 @@ public enum LitRelief {
                     factor += pair(2 * lanes * k + l) * twice(colours[2 * k])
                     added += pair(2 * lanes * k + lanes + l) * twice(colours[2 * k + 1])
                 }
-                var o = c * factor + added
-                o[3] = c[3]
-                o[7] = c[7]
+                let o = mercurial_with_alpha8(c * factor + added, c)
                 UnsafeMutableRawPointer(out + 4 * l).storeBytes(of: o, as: V4.self)
                 l += 2
             }
