@@ -149,6 +149,13 @@ enum LitReliefOp: ComposerOperation {
     /// costs less than on one (the smoothing read 41 % more rows than it made at 64, 24 % at 128),
     /// and the block's heights, smoothed heights and smoothing rows (about 450 KB) still fit the
     /// processor's nearest large cache.
+    ///
+    /// GEGL calls `process` once per region and the blocks are handed to its threads one at a
+    /// time (`Parallel.run`): all blocks then lie on the output's tile grid, and a thread that
+    /// finishes early takes the next block. Split by GEGL, each thread's part was cut at rows off
+    /// the tile grid (partial tiles, more smoothing margin) and waited for the other's; reused
+    /// memory, 9 alternated runs: ÷ floor 1.88 → 1.66, CPU 0.035 → 0.034 s.
+    static let threading = Threading.balancedByOperation
     static let blockWidth = 256
     static let blockTileRows = 2
 
@@ -165,31 +172,43 @@ enum LitReliefOp: ComposerOperation {
         let smoothCount = (largest.width + 2) * (largest.height + 2)
         let total = windowCount + layerCount + smoothCount
             + kernel.smoothScratchCount(p, width: largest.width, height: largest.height)
-        Scratch.withFloats(total) { memory in
-            let heights = memory, layer = heights + windowCount, smoothed = layer + layerCount
-            let smoothScratch = smoothed + smoothCount
-            for block in blocks {
-                let window = block.grown(by: halo)
-                if let aux {
-                    aux.read(window, format: .yFloat, into: heights)
-                } else {
-                    // The height from the layer itself.
-                    input.read(window, format: .rgbaFloat, into: layer)
-                    for i in 0..<window.count {
-                        let luminance = 0.2126 * layer[4 * i] + 0.7152 * layer[4 * i + 1] + 0.0722 * layer[4 * i + 2]
-                        heights[i] = prepared.channel.value(luminance: luminance, alpha: layer[4 * i + 3])
-                    }
-                }
-                kernel.smooth(p, weights: prepared.weights, heights: heights, width: block.width, height: block.height,
-                              into: smoothed, scratch: smoothScratch)
-                let columns = block.width + 2
-                output.fill(block, format: prepared.outputFormat, reading: input, format: .rgbaFloat) { piece in
-                    let r = piece.rect
-                    kernel.shade(p, smooth: smoothed + (r.y - block.y) * columns + (r.x - block.x), columns: columns,
-                                 color: piece.input, x: r.x, y: r.y, width: r.width, height: r.height,
-                                 into: piece.pixels)
+        Parallel.run(items: blocks.count) { next in
+            Scratch.withFloats(total) { memory in
+                let heights = memory, layer = heights + windowCount, smoothed = layer + layerCount
+                let smoothScratch = smoothed + smoothCount
+                while let k = next() {
+                    litBlock(blocks[k], prepared, input: input, aux: aux, output: output, heights: heights, layer: layer,
+                             smoothed: smoothed, smoothScratch: smoothScratch)
                 }
             }
+        }
+    }
+
+    /// One block: its height window read (or taken from the layer) and smoothed into `smoothed`,
+    /// then each piece of it lit straight into the output's tiles.
+    static func litBlock(_ block: Rect, _ prepared: Prepared, input: InputBuffer, aux: InputBuffer?, output: OutputBuffer,
+                         heights: UnsafeMutablePointer<Float>, layer: UnsafeMutablePointer<Float>,
+                         smoothed: UnsafeMutablePointer<Float>, smoothScratch: UnsafeMutablePointer<Float>) {
+        let p = prepared.parameters
+        let window = block.grown(by: p.halo)
+        if let aux {
+            aux.read(window, format: .yFloat, into: heights)
+        } else {
+            // The height from the layer itself.
+            input.read(window, format: .rgbaFloat, into: layer)
+            for i in 0..<window.count {
+                let luminance = 0.2126 * layer[4 * i] + 0.7152 * layer[4 * i + 1] + 0.0722 * layer[4 * i + 2]
+                heights[i] = prepared.channel.value(luminance: luminance, alpha: layer[4 * i + 3])
+            }
+        }
+        kernel.smooth(p, weights: prepared.weights, heights: heights, width: block.width, height: block.height,
+                      into: smoothed, scratch: smoothScratch)
+        let columns = block.width + 2
+        output.fill(block, format: prepared.outputFormat, reading: input, format: .rgbaFloat) { piece in
+            let r = piece.rect
+            kernel.shade(p, smooth: smoothed + (r.y - block.y) * columns + (r.x - block.x), columns: columns,
+                         color: piece.input, x: r.x, y: r.y, width: r.width, height: r.height,
+                         into: piece.pixels)
         }
     }
 
