@@ -168,7 +168,7 @@ enum LitReliefOp: ComposerOperation {
         // window's heights, the layer's window (to take the height from, without aux), the smoothed
         // heights and the smoothing's own. Every part is written before it is read.
         let windowCount = (largest.width + 2 * halo) * (largest.height + 2 * halo)
-        let layerCount = aux == nil ? 4 * windowCount : 0
+        let layerCount = aux == nil && prepared.channel != .alpha ? 4 * windowCount : 0
         let smoothCount = (largest.width + 2) * (largest.height + 2)
         let total = windowCount + layerCount + smoothCount
             + kernel.smoothScratchCount(p, width: largest.width, height: largest.height)
@@ -193,8 +193,12 @@ enum LitReliefOp: ComposerOperation {
         let window = block.grown(by: p.halo)
         if let aux {
             aux.read(window, format: .yFloat, into: heights)
+        } else if prepared.channel == .alpha {
+            // The height is the layer's alpha (the default): read straight from its tiles, with no
+            // copy of the colours.
+            input.readComponent(window, format: .rgbaFloat, component: 3, into: heights, rowStride: window.width)
         } else {
-            // The height from the layer itself.
+            // The height from the layer's luminance.
             input.read(window, format: .rgbaFloat, into: layer)
             for i in 0..<window.count {
                 let luminance = 0.2126 * layer[4 * i] + 0.7152 * layer[4 * i + 1] + 0.0722 * layer[4 * i + 2]

@@ -443,11 +443,15 @@ if runsGroup(3) {
         Case(name: "gegl:bump-map on the painted layer, aux = the same height field", source: layer,
              build: withHeights("gegl:bump-map")),
         Case(name: "paint floor: gegl:invert-linear on the painted layer", source: layer, build: filter("gegl:invert-linear")),
+        Case(name: "mercurial:lit-relief on a painted layer, height from its alpha (no aux)", source: layer,
+             build: filter("mercurial:lit-relief")),
     ]
     for (k, v) in runCases(paintCases) { t[k] = v }
     compare("mercurial:lit-relief on a painted layer, aux = its height field",
             [("gegl:bump-map on the painted layer, aux = the same height field", "≤ 0.5"),
              ("paint floor: gegl:invert-linear on the painted layer", "≤ 2")])
+    compare("mercurial:lit-relief on a painted layer, height from its alpha (no aux)",
+            [("paint floor: gegl:invert-linear on the painted layer", "")])
     compare("gegl:bump-map on the painted layer, aux = the same height field", [])
     compare("paint floor: gegl:invert-linear on the painted layer", [])
     if wanted("lit-relief") {
