@@ -303,9 +303,13 @@ public enum HeightField {
         across.pixels.withUnsafeBufferPointer { src in
             out.pixels.withUnsafeMutableBufferPointer { dst in
                 w.withUnsafeBufferPointer { weights in
-                    for y in 0..<outH {
-                        blurRing(src.baseAddress!, width: outW, span: plane.height, centre: y + taps,
-                                 into: dst.baseAddress! + y * outW, from: 0, to: outW, weights: weights)
+                    withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: 2 * taps + 1) { table in
+                        for y in 0..<outH {
+                            ringRows(src.baseAddress!, width: outW, span: plane.height, centre: y + taps, radius: taps,
+                                     into: table.baseAddress!)
+                            blurColumns(table.baseAddress!, into: dst.baseAddress! + y * outW, from: 0, to: outW,
+                                        weights: weights)
+                        }
                     }
                 }
             }
@@ -343,7 +347,7 @@ public enum HeightField {
     /// Work is skipped in chunks of `Chunks.width` columns, tracked in bitmaps a row:
     /// - where the mask is 0 (the product is 0 there whatever the blur gives): each row's vertical
     ///   pass covers the chunks where its mask is not 0, and the horizontal pass the chunks that
-    ///   the rows within ±r need;
+    ///   the rows within ±r need, storing +0 without adding taps where its row is 0 within ±r;
     /// - where every value a pass reads is the same constant: the mask is exactly 1 over a chunk and
     ///   the window of each level around it. There each pass gives one value, the same for every
     ///   pixel, which is computed once by the same loops on a constant row and stored (the outside
@@ -391,14 +395,17 @@ public enum HeightField {
         // only while its rows are (so they grow with the width and the radius, not the height):
         // where the mask is not 0 and where it is 1, for the rows of the mask ring; where each
         // level's horizontal pass is its constant, for the rows of its ring; where each level's
-        // output row is its constant; and two rows' worth for the runs of a row.
+        // output row is its constant; and three rows' worth for the runs of a row.
         let words = Chunks.words(w)
         let acrossOffsets = radii.reduce(into: [2 * maskRows * words]) { $0.append($0.last! + (2 * $1 + 1) * words) }
         let levelOffset = acrossOffsets.last!
-        let bitmapCount = levelOffset + (levels + 2) * words
+        let bitmapCount = levelOffset + (levels + 3) * words
         let bitmaps = UnsafeMutablePointer<UInt64>.allocate(capacity: bitmapCount)
         bitmaps.initialize(repeating: 0, count: bitmapCount)
         defer { bitmaps.deallocate() }
+        // The vertical pass's rows y − r ... y + r, found once a row (not once a run).
+        let rowTable = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 2 * radii.max()! + 1)
+        defer { rowTable.deallocate() }
         @inline(__always) func occupied(_ y: Int) -> UnsafeMutablePointer<UInt64> { bitmaps + (y % maskRows) * words }
         /// Level k's output row y (the last made) is its constant; level 0: the mask is 1.
         @inline(__always) func constant(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
@@ -407,7 +414,7 @@ public enum HeightField {
         @inline(__always) func constantAcross(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
             bitmaps + acrossOffsets[k] + (y % (2 * radii[k] + 1)) * words
         }
-        let pick = bitmaps + levelOffset + levels * words, fill = pick + words
+        let pick = bitmaps + levelOffset + levels * words, fill = pick + words, zero = fill + words
         var fetched = 0
         func fetch(through row: Int) {
             while fetched <= row && fetched < h {
@@ -441,20 +448,29 @@ public enum HeightField {
                 // Horizontal pass of the incoming row into its ring slot, over the columns that the
                 // vertical pass will need: the chunks occupied in any row within ±r. Where the
                 // incoming row is its level's constant ± r around a chunk, the chunk is the pass's.
+                // Where it is 0 ± r around a chunk (its mask is, and every level's input is 0 where
+                // the mask is), the pass gives +0 there, so +0 is stored: the rows near the shapes'
+                // tops and bottoms, and the gaps between them.
+                let reach = (r + Chunks.width - 1) / Chunks.width
                 let across = constantAcross(k, rowIndex)
-                Chunks.erode(constant(k, rowIndex), words: words, by: (r + Chunks.width - 1) / Chunks.width, into: across)
+                Chunks.erode(constant(k, rowIndex), words: words, by: reach, into: across)
+                let own = UnsafePointer(occupied(rowIndex))
                 let first = max(inset[k + 1], rowIndex - r), count = min(h - inset[k + 1], rowIndex + r + 1) - first
+                // The rows' slots in the mask ring: up to its end, then from its start.
                 let firstSlot = first % maskRows
+                let beforeWrap = min(count, maskRows - firstSlot), afterWrap = count - beforeWrap
                 for i in 0..<words {
-                    // Gathered in a register (an or into memory waits on the store before it),
-                    // stepping through the mask ring's slots (no division a row).
-                    var union: UInt64 = 0, slot = firstSlot
-                    for _ in 0..<count {
-                        union |= bitmaps[slot * words + i]
-                        slot = slot + 1 == maskRows ? 0 : slot + 1
-                    }
-                    pick[i] = union & ~across[i]
+                    // Gathered in a register (an or into memory waits on the store before it).
+                    var union: UInt64 = 0
+                    var word = UnsafePointer(bitmaps + firstSlot * words + i)
+                    for _ in 0..<beforeWrap { union |= word.pointee; word += words }
+                    word = UnsafePointer(bitmaps + i)
+                    for _ in 0..<afterWrap { union |= word.pointee; word += words }
+                    var near: UInt64 = 0
+                    for s in -reach...reach { near |= Chunks.shifted(own, words: words, word: i, by: s) }
+                    pick[i] = union & ~across[i] & near
                     fill[i] = union & across[i]
+                    zero[i] = union & ~across[i] & ~near
                 }
                 let slot = ring + (rowIndex % span) * w
                 Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
@@ -462,6 +478,9 @@ public enum HeightField {
                 }
                 Chunks.forEachRun(fill, words: words, from: x0, to: x1) { a, b in
                     (slot + a).update(repeating: constants[k].across, count: b - a)
+                }
+                Chunks.forEachRun(zero, words: words, from: x0, to: x1) { a, b in
+                    (slot + a).update(repeating: 0, count: b - a)
                 }
                 received[k] += 1
                 guard received[k] >= span else { complete = false; break }
@@ -472,6 +491,7 @@ public enum HeightField {
                 let same = constant(k + 1, y)
                 // Rows y ± r of the horizontal pass are its ring's 2r + 1 slots, in some order.
                 let acrossRing = bitmaps + acrossOffsets[k]
+                var anyPicked: UInt64 = 0
                 for i in 0..<words {
                     var all = constant(0, y)[i], slot = 0
                     while all != 0 && slot < span {
@@ -480,11 +500,13 @@ public enum HeightField {
                     }
                     same[i] = all
                     pick[i] = occupied(y)[i] & ~all
+                    anyPicked |= pick[i]
                 }
                 for x in x0..<x1 { out[x] = 0 }
                 let mrow = maskRow(y)
+                if anyPicked != 0 { ringRows(ring, width: w, span: span, centre: y, radius: r, into: rowTable) }
                 Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
-                    blurRing(ring, width: w, span: span, centre: y, into: out, from: a, to: b, weights: wk)
+                    blurColumns(rowTable, into: out, from: a, to: b, weights: wk)
                     for x in a..<b { out[x] *= mrow[x] }
                 }
                 Chunks.forEachRun(same, words: words, from: x0, to: x1) { a, b in
@@ -514,9 +536,11 @@ public enum HeightField {
             let across = result[r]
             let ring = [Float](repeating: across, count: span * chunk)
             ring.withUnsafeBufferPointer { rows in
-                result.withUnsafeMutableBufferPointer {
-                    blurRing(rows.baseAddress!, width: chunk, span: span, centre: r, into: $0.baseAddress!, from: 0, to: chunk,
-                             weights: wk)
+                result.withUnsafeMutableBufferPointer { out in
+                    withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: span) { table in
+                        ringRows(rows.baseAddress!, width: chunk, span: span, centre: r, radius: r, into: table.baseAddress!)
+                        blurColumns(table.baseAddress!, into: out.baseAddress!, from: 0, to: chunk, weights: wk)
+                    }
                 }
             }
             value = result[0] * 1
@@ -600,27 +624,39 @@ public enum HeightField {
         }
     }
 
-    /// dst[x] = Σ_k w[|k|]·ring[y+k][x] for x in [from, to); row i of the image is ring slot i mod span.
+    /// Into `table`, the rows y − r ... y + r of a ring of `span` rows of `width` values, row i of
+    /// the image in slot i mod span (y − r ≥ 0).
     @inline(__always)
-    static func blurRing(_ ring: UnsafePointer<Float>, width: Int, span: Int, centre y: Int,
-                         into dst: UnsafeMutablePointer<Float>, from: Int, to: Int, weights: UnsafeBufferPointer<Float>) {
-        @inline(__always) func row(_ i: Int) -> UnsafePointer<Float> { ring + (i % span) * width }
+    static func ringRows(_ ring: UnsafePointer<Float>, width: Int, span: Int, centre y: Int, radius r: Int,
+                         into table: UnsafeMutablePointer<UnsafePointer<Float>>) {
+        var slot = (y - r) % span
+        for t in 0...(2 * r) {
+            table[t] = ring + slot * width
+            slot = slot + 1 == span ? 0 : slot + 1
+        }
+    }
+
+    /// dst[x] = Σ_k w[|k|]·rows[r + k][x] for x in [from, to), k in −r...r (r = weights.count − 1).
+    @inline(__always)
+    static func blurColumns(_ rows: UnsafePointer<UnsafePointer<Float>>, into dst: UnsafeMutablePointer<Float>,
+                            from: Int, to: Int, weights: UnsafeBufferPointer<Float>) {
+        let n = weights.count, centreIndex = n - 1
+        @inline(__always) func row(_ k: Int) -> UnsafePointer<Float> { rows[centreIndex + k] }
         let w0 = weights[0]
-        let centre = row(y)
+        let centre = row(0)
         for x in from..<to { dst[x] = w0 * centre[x] }
         var k = 1
-        let n = weights.count
         while k + 3 < n {
             let a = weights[k], b = weights[k + 1], c = weights[k + 2], d = weights[k + 3]
-            let ua = row(y - k), da = row(y + k), ub = row(y - k - 1), db = row(y + k + 1)
-            let uc = row(y - k - 2), dc = row(y + k + 2), ud = row(y - k - 3), dd = row(y + k + 3)
+            let ua = row(-k), da = row(k), ub = row(-k - 1), db = row(k + 1)
+            let uc = row(-k - 2), dc = row(k + 2), ud = row(-k - 3), dd = row(k + 3)
             for x in from..<to {
                 dst[x] += (a * (ua[x] + da[x]) + b * (ub[x] + db[x])) + (c * (uc[x] + dc[x]) + d * (ud[x] + dd[x]))
             }
             k += 4
         }
         while k < n {
-            addTap(dst, row(y - k), row(y + k), weight: weights[k], from: from, to: to)
+            addTap(dst, row(-k), row(k), weight: weights[k], from: from, to: to)
             k += 1
         }
     }
