@@ -34,10 +34,8 @@ def main():
     layer = shared.text_layer()
     # One untimed run of each first: the first use of an op in a process builds its class, babl's
     # conversions and the plug-in's tables.
-    shared.RUNS = 1
-    shared.timed(layer, "gegl:invert-linear", {})
-    shared.timed(layer, "mercurial:liquid-metal", {})
-    shared.RUNS = runs
+    shared.timed(layer, "gegl:invert-linear", {}, runs=1)
+    shared.timed(layer, "mercurial:liquid-metal", {}, runs=1)
     maj, mnr, mic = Gegl.get_version()
     print(f"GEGL {maj}.{mnr}.{mic}, {shared.W}×{shared.H} text layer, 2 threads, "
           f"{rounds} rounds of {runs} fresh-graph runs each (medians)\n")
@@ -45,8 +43,8 @@ def main():
     print("|---:|---:|---:|---:|")
     ratios = []
     for k in range(rounds):
-        floor = shared.timed(layer, "gegl:invert-linear", {})
-        metal = shared.timed(layer, "mercurial:liquid-metal", {})
+        floor = shared.timed(layer, "gegl:invert-linear", {}, runs)
+        metal = shared.timed(layer, "mercurial:liquid-metal", {}, runs)
         ratios.append(metal / floor)
         print(f"| {k + 1} | {floor:.4f} s | {metal:.4f} s | {metal / floor:.2f} |", flush=True)
     print(f"\nliquid-metal ÷ floor: {statistics.median(ratios):.2f} [{min(ratios):.2f}–{max(ratios):.2f}]")

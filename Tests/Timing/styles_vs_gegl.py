@@ -41,9 +41,10 @@ def text_layer():
     return buf
 
 
-def timed(layer, op, props):
+def timed(layer, op, props, runs=None):
+    """Median seconds of `runs` (default RUNS) fresh-graph runs of `op` on `layer`."""
     samples = []
-    for _ in range(RUNS):
+    for _ in range(runs or RUNS):
         g = Gegl.Node()
         src = g.create_child("gegl:buffer-source")
         src.set_property("buffer", layer)

@@ -78,6 +78,17 @@ enum Chunks {
         }
     }
 
+    /// dst = the chunks of `bits` with a set neighbour within `d` chunks on either side (itself
+    /// included; bits beyond the row count as clear).
+    @inline(__always)
+    static func dilate(_ bits: UnsafePointer<UInt64>, words: Int, by d: Int, into dst: UnsafeMutablePointer<UInt64>) {
+        for i in 0..<words {
+            var any: UInt64 = 0
+            for s in -d...d { any |= shifted(bits, words: words, word: i, by: s) }
+            dst[i] = any
+        }
+    }
+
     /// Writes a row's bitmap one chunk at a time from the left, each word as it fills, and the
     /// last, partial one at `finish`: every word the row's chunks reach.
     struct Writer {

@@ -454,7 +454,8 @@ public enum HeightField {
                 let reach = (r + Chunks.width - 1) / Chunks.width
                 let across = constantAcross(k, rowIndex)
                 Chunks.erode(constant(k, rowIndex), words: words, by: reach, into: across)
-                let own = UnsafePointer(occupied(rowIndex))
+                // `zero` first holds the chunks with the incoming row's mask set within ±r.
+                Chunks.dilate(occupied(rowIndex), words: words, by: reach, into: zero)
                 let first = max(inset[k + 1], rowIndex - r), count = min(h - inset[k + 1], rowIndex + r + 1) - first
                 // The rows' slots in the mask ring: up to its end, then from its start.
                 let firstSlot = first % maskRows
@@ -466,8 +467,7 @@ public enum HeightField {
                     for _ in 0..<beforeWrap { union |= word.pointee; word += words }
                     word = UnsafePointer(bitmaps + i)
                     for _ in 0..<afterWrap { union |= word.pointee; word += words }
-                    var near: UInt64 = 0
-                    for s in -reach...reach { near |= Chunks.shifted(own, words: words, word: i, by: s) }
+                    let near = zero[i]
                     pick[i] = union & ~across[i] & near
                     fill[i] = union & across[i]
                     zero[i] = union & ~across[i] & ~near
