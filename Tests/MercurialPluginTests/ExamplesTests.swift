@@ -8,8 +8,7 @@ final class ExamplesTests: PluginTestCase {
     let examples = Plugin.packageRoot.appendingPathComponent("examples")
 
     func renderExample(_ name: String) throws -> (Int, Int, [Float]) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-ex-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Plugin.folder("examples")
         let out = dir.appendingPathComponent("\(name).png").path
         let xml = examples.appendingPathComponent("\(name).xml").path
         let result = Plugin.run("/usr/bin/env", ["gegl", "-i", xml, "-o", out], environment: Plugin.geglEnvironment)
@@ -89,8 +88,7 @@ final class ExamplesTests: PluginTestCase {
     /// Flat areas of the normal map are (0.5, 0.5, 1) as data (128, 128, 255 in the file); the
     /// letters' slopes point every way.
     func testNormalMapExample() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-ex-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Plugin.folder("examples")
         let out = dir.appendingPathComponent("normal-map.png").path
         let result = Plugin.run("/usr/bin/env", ["gegl", "-i", examples.appendingPathComponent("normal-map.xml").path, "-o", out],
                                 environment: Plugin.geglEnvironment)
@@ -122,8 +120,7 @@ final class ExamplesTests: PluginTestCase {
     }
 
     func testPythonExample() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-py-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Plugin.folder("py")
         let out = dir.appendingPathComponent("py.png").path
         let script = examples.appendingPathComponent("python/liquid_metal.py").path
         let result = Plugin.run("/usr/bin/python3", [script, out, "Hg"], environment: Plugin.geglEnvironment)

@@ -28,13 +28,37 @@ enum Plugin {
         if let stale = newestSource(), stale > built {
             preconditionFailure("\(builtLibrary.path) is older than the sources: run `swift build -c release` (or ./install.sh) again.")
         }
-        let dir = fm.temporaryDirectory.appendingPathComponent("mercurial-tests-\(getpid())")
-        try? fm.createDirectory(at: dir, withIntermediateDirectories: true)
-        try? fm.copyItem(at: builtLibrary, to: dir.appendingPathComponent("mercurial.so"))
-        // The test-only plug-in (GeglBridge's other base classes), built by the same command.
-        try? fm.copyItem(at: testOps, to: dir.appendingPathComponent("mercurial-test-ops.so"))
+        let dir = scratch.appendingPathComponent("plug-ins")
+        do {
+            try fm.createDirectory(at: dir, withIntermediateDirectories: false)
+            try fm.copyItem(at: builtLibrary, to: dir.appendingPathComponent("mercurial.so"))
+            // The test-only plug-in (GeglBridge's other base classes), built by the same command.
+            try fm.copyItem(at: testOps, to: dir.appendingPathComponent("mercurial-test-ops.so"))
+        } catch {
+            preconditionFailure("Could not stage the plug-in in \(dir.path): \(error)")
+        }
         return dir
     }()
+
+    /// This test process's own folder under the temporary directory, new (mkdtemp: never one an
+    /// earlier process left, so never a stale plug-in from another build) and removed when the
+    /// process exits. Everything a test writes goes under it.
+    static let scratch: URL = {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/mercurial-tests-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { preconditionFailure("mkdtemp failed: errno \(errno)") }
+        let path = String(cString: made)
+        // Why a C callback: atexit is the one hook that runs when XCTest's runner calls exit().
+        atexit { try? FileManager.default.removeItem(at: Plugin.scratch) }
+        return URL(fileURLWithPath: path)
+    }()
+
+    /// A new, empty folder named `name` under `scratch`, for one test's files.
+    static func folder(_ name: String) throws -> URL {
+        let dir = scratch.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
+        return dir
+    }
 
     static var library: URL { directory.appendingPathComponent("mercurial.so") }
 
@@ -111,5 +135,33 @@ class PluginTestCase: XCTestCase {
             Gegl.configure("tile-height", 64)
         }
         return g.render(node, x: x, y: y, width: width, height: height, format: format, components: components)
+    }
+
+    /// Fails unless `got` and `want` hold the same values (== per value, as XCTAssertEqual: +0 equals
+    /// −0, a NaN equals nothing), and
+    /// then says where they differ (the first few values, with their bits) instead of printing
+    /// both images whole.
+    func assertSamePixels(_ got: [Float], _ want: [Float], _ what: String = "", components: Int = 4,
+                          file: StaticString = #filePath, line: UInt = #line) {
+        if let difference = Self.pixelDifference(got, want, components: components) {
+            XCTFail(what.isEmpty ? difference : "\(what): \(difference)", file: file, line: line)
+        }
+    }
+
+    /// nil when the two are equal; else what differs, in a few lines.
+    static func pixelDifference(_ got: [Float], _ want: [Float], components: Int = 4) -> String? {
+        guard got.count == want.count else { return "\(got.count) values, expected \(want.count)" }
+        var differing = 0, largest: Float = 0, shown: [String] = []
+        for i in got.indices where !(got[i] == want[i]) {
+            differing += 1
+            largest = max(largest, abs(got[i] - want[i]))
+            if shown.count < 6 {
+                shown.append("value \(i) (pixel \(i / components), channel \(i % components)): \(got[i]) "
+                             + "[\(String(got[i].bitPattern, radix: 16))], expected \(want[i]) [\(String(want[i].bitPattern, radix: 16))]")
+            }
+        }
+        guard differing > 0 else { return nil }
+        return "\(differing) of \(got.count) values differ (largest difference \(largest)); "
+            + shown.joined(separator: "; ")
     }
 }

@@ -54,7 +54,7 @@ final class HolographicPluginTests: PluginTestCase {
         XCTAssertTrue(g.boundingBox(foil) == (7, -3, 120, 90))
         let got = render(g, foil, x: 7, y: -3, width: 120, height: 90, format: "R'G'B'A float", components: 4)
         let p = HolographicParameters(offset: 0.2, strength: 0.3, cellSize: 17, displacement: 1, seed: 42, sweep: 1.5, sweepAngle: 60)
-        XCTAssertEqual(got, expected(pixels, p, x: 7, y: -3, width: 120, height: 90, extent: (7, -3, 120, 90)))
+        assertSamePixels(got, expected(pixels, p, x: 7, y: -3, width: 120, height: 90, extent: (7, -3, 120, 90)))
     }
 
     /// aux = gegl:cell-noise: its perceptual luminance replaces the Voronoi values.
@@ -102,13 +102,12 @@ final class HolographicPluginTests: PluginTestCase {
             results.append(render(g, foil, x: 0, y: 0, width: 120, height: 90, format: "R'G'B'A float", components: 4,
                                   threads: threads, tile: tile))
         }
-        for r in results.dropFirst() { XCTAssertEqual(r, results[0]) }
+        for r in results.dropFirst() { assertSamePixels(r, results[0]) }
     }
 
     /// image → foil → gegl:png-save, in one real graph; the file reads back with the foil in it.
     func testChainToPngSave() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-holo-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Plugin.folder("holo")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("card.png").path
         let g = Graph()

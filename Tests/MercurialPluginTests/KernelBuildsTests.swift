@@ -14,8 +14,7 @@ final class KernelBuildsTests: PluginTestCase {
     }
 
     func testBaselineAndAcceleratedBuildsAgree() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-builds-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Plugin.folder("builds")
         defer { try? FileManager.default.removeItem(at: dir) }
         let graphs: [[String]] = [
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "radius=9"],

@@ -37,8 +37,7 @@ final class ReadmeTests: PluginTestCase {
         let output = try XCTUnwrap(command.range(of: #"-o (\S+)"#, options: .regularExpression).map {
             String(command[$0].dropFirst(3))
         })
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mercurial-demo-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Plugin.folder("demo")
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = Plugin.run("/bin/bash", ["-c", command], environment: Plugin.geglEnvironment, directory: dir)
         XCTAssertEqual(result.status, 0, result.output)

@@ -47,16 +47,16 @@ final class ShadedMaterialFromMaskTests: PluginTestCase {
                               format: "RGBA float", components: 4)
             let got = render(g, fused, x: box.x, y: box.y, width: box.width, height: box.height,
                              format: "RGBA float", components: 4)
-            XCTAssertEqual(got, want, "case \(n): \(height)")
+            assertSamePixels(got, want, "case \(n): \(height)")
             XCTAssertTrue(want.contains { $0 > 0.05 }, "case \(n): something is drawn")
             // Small tiles and one thread, and a part of the image on its own: the same bits.
             let small = render(g, fused, x: box.x, y: box.y, width: box.width, height: box.height,
                                format: "RGBA float", components: 4, threads: 1, tile: 32)
-            XCTAssertEqual(small, want, "case \(n): tiles of 32, one thread")
+            assertSamePixels(small, want, "case \(n): tiles of 32, one thread")
             // Four threads sharing columns of tiles of 16 (the op hands its columns out itself).
             let shared = render(g, fused, x: box.x, y: box.y, width: box.width, height: box.height,
                                 format: "RGBA float", components: 4, threads: 4, tile: 16)
-            XCTAssertEqual(shared, want, "case \(n): tiles of 16, four threads")
+            assertSamePixels(shared, want, "case \(n): tiles of 16, four threads")
             let (px, py, pw, ph) = (box.x + 17, box.y + 11, 45, 23)
             let part = render(g, fused, x: px, y: py, width: pw, height: ph, format: "RGBA float", components: 4,
                               threads: 2, tile: 16)
