@@ -32,6 +32,17 @@ public struct PrepareContext {
         OperationContext(operation: operation, properties: properties).sourceBounds(pad)
     }
 
+    /// Whether what is connected to `pad` gives pixels with an alpha component (nil when nothing
+    /// is connected or its format is not known yet). Lets an op take a source's pixels as they
+    /// are, with no conversion through babl, whose choice among equivalent paths can change the
+    /// last bits of a value.
+    public func sourceHasAlpha(_ pad: String) -> Bool? {
+        // Why the raw pointer: GEGL returns the source's babl format, which babl owns for the life
+        // of the process.
+        guard let format = gegl_operation_get_source_format(operation, pad) else { return nil }
+        return babl_format_has_alpha(format) != 0
+    }
+
     /// Chooses the pixel format GEGL delivers on (or expects from) a pad.
     public func setFormat(_ pad: String, _ format: PixelFormat) {
         guard mayConfigure else { return }

@@ -35,6 +35,11 @@ enum ShadedMaterialOp: ComposerOperation {
 
     struct Prepared: Sendable {
         var scale: Float
+        /// The height field's format: (height, alpha), or height alone from a source without
+        /// alpha (mercurial:height-field-from-mask without keep-alpha), taken as it is: a
+        /// conversion to YA float would go through whichever path babl timed fastest on this
+        /// machine, and some of those paths change the last bits of a height.
+        var heights: PixelFormat = .yaFloat
         var inputBounds: Rect
         var auxBounds: Rect?
         /// The shading image, read from aux by the first process call of this preparation and
@@ -48,10 +53,12 @@ enum ShadedMaterialOp: ComposerOperation {
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
-        context.setFormat("input", .yaFloat)
+        var prepared = prepared(context, scale: context.properties.typed(Properties.self).scale, for: info.name)
+        prepared.heights = context.sourceHasAlpha("input") == false ? .yFloat : .yaFloat
+        context.setFormat("input", prepared.heights)
         context.setFormat("aux", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return prepared(context, scale: context.properties.typed(Properties.self).scale, for: info.name)
+        return prepared
     }
 
     /// The preparation at this scale for an op whose input is a height field's (or a mask's)
@@ -115,7 +122,7 @@ enum ShadedMaterialOp: ComposerOperation {
                 while let i = next() {
                     let block = blocks[i]
                     let rowLength = block.width + 2
-                    let inside = readGrown(input, block, bounds: bounds, into: window)
+                    let inside = readGrown(input, block, bounds: bounds, format: prepared.heights, into: window)
                     output.fill(block, format: .rgbaFloat) { piece in
                         let r = piece.rect
                         // Nothing of the height field near this block (GEGL asked beyond the extent): transparent.
@@ -131,12 +138,27 @@ enum ShadedMaterialOp: ComposerOperation {
 
     /// Reads (height, alpha) for `block` grown by one pixel, rows of block.width + 2 pixels; outside
     /// the height field its edge pixels repeat. False when `block` is nowhere near the height field.
-    static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, into p: UnsafeMutablePointer<Float>) -> Bool {
+    /// `format`: YA float, or Y float (alpha 1).
+    static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, format: PixelFormat = .yaFloat,
+                          into p: UnsafeMutablePointer<Float>) -> Bool {
         let grown = block.grown(by: 1)
         let inside = grown.intersection(bounds)
         guard !inside.isEmpty else { return false }
-        input.read(inside, format: .yaFloat, into: p + 2 * ((inside.y - grown.y) * grown.width + (inside.x - grown.x)),
-                   rowLength: grown.width)
+        let first = p + 2 * ((inside.y - grown.y) * grown.width + (inside.x - grown.x))
+        if format == .yFloat {
+            // Heights alone, each row into the first half of its pairs, then spread out from the
+            // right (each pair lies at or after its height) with alpha 1.
+            input.read(inside, format: .yFloat, into: first, rowLength: 2 * grown.width)
+            for y in 0..<inside.height {
+                let row = first + 2 * y * grown.width
+                for x in stride(from: inside.width - 1, through: 0, by: -1) {
+                    row[2 * x] = row[x]
+                    row[2 * x + 1] = 1
+                }
+            }
+        } else {
+            input.read(inside, format: .yaFloat, into: first, rowLength: grown.width)
+        }
         clampEdges(p, grown: grown, inside: inside)
         return true
     }

@@ -90,20 +90,23 @@ final class HeightFieldPluginTests: PluginTestCase {
         }
         let layer = Buffer(x: -5, y: 11, width: w, height: h, format: "RGBA float", pixels: rgba)
         for profile in ["core-image", "round"] {
-            func heights(keepAlpha: Bool) -> [Float] {
+            func heights(keepAlpha: Bool, format: String) -> [Float] {
                 let g = Graph()
                 let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer)])
                 let hf = g.add(op, ["radius": .double(6), "profile": .string(profile), "mask": .string("alpha"),
                                     "keep-alpha": .bool(keepAlpha)])
                 g.link(src, hf)
-                return render(g, hf, x: -5, y: 11, width: w, height: h, format: "YA float", components: 2)
+                return render(g, hf, x: -5, y: 11, width: w, height: h, format: format, components: format == "YA float" ? 2 : 1)
             }
-            let plain = heights(keepAlpha: false), kept = heights(keepAlpha: true)
+            // Each in the op's own format (Y float, YA float with keep-alpha), so that no conversion
+            // by babl (whose choice of path may change a last bit) stands between the two.
+            let plain = heights(keepAlpha: false, format: "Y float"), kept = heights(keepAlpha: true, format: "YA float")
+            let plainWithAlpha = heights(keepAlpha: false, format: "YA float")
             var heightMismatches = 0, alphaMismatches = 0, opaque = 0
             for i in 0..<(w * h) {
-                if plain[2 * i] != kept[2 * i] { heightMismatches += 1 }
+                if plain[i] != kept[2 * i] { heightMismatches += 1 }
                 if kept[2 * i + 1] != rgba[4 * i + 3] { alphaMismatches += 1 }
-                if plain[2 * i + 1] == 1 { opaque += 1 }
+                if plainWithAlpha[2 * i + 1] == 1 { opaque += 1 }
             }
             XCTAssertEqual(heightMismatches, 0, profile)
             XCTAssertEqual(alphaMismatches, 0, profile)
