@@ -115,14 +115,17 @@ enum ShadedMaterialOp: ComposerOperation {
         let blocks = output.tileBlocks(roi, maxWidth: blockWidth)
         let largest = blocks.largestBlockSize
         let windowSize = (largest.width + 2) * (largest.height + 2) * 2
+        // Heights without alpha are read beside the window first, then paired with alpha 1.
+        let spareSize = prepared.heights == .yFloat ? (largest.width + 2) * (largest.height + 2) : 0
         Parallel.run(items: blocks.count) { next in
             // The height field around one block (one read), and the block shaded straight into
             // GEGL's tiles out of it.
-            Scratch.withFloats(windowSize) { window in
+            Scratch.withFloats(windowSize + spareSize) { window in
                 while let i = next() {
                     let block = blocks[i]
                     let rowLength = block.width + 2
-                    let inside = readGrown(input, block, bounds: bounds, format: prepared.heights, into: window)
+                    let inside = readGrown(input, block, bounds: bounds, format: prepared.heights, into: window,
+                                           spare: window + windowSize)
                     output.fill(block, format: .rgbaFloat) { piece in
                         let r = piece.rect
                         // Nothing of the height field near this block (GEGL asked beyond the extent): transparent.
@@ -138,22 +141,21 @@ enum ShadedMaterialOp: ComposerOperation {
 
     /// Reads (height, alpha) for `block` grown by one pixel, rows of block.width + 2 pixels; outside
     /// the height field its edge pixels repeat. False when `block` is nowhere near the height field.
-    /// `format`: YA float, or Y float (alpha 1).
+    /// `format`: YA float, or Y float (alpha 1), read first into `spare` (room for the grown
+    /// block's pixels, one float each).
     static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, format: PixelFormat = .yaFloat,
-                          into p: UnsafeMutablePointer<Float>) -> Bool {
+                          into p: UnsafeMutablePointer<Float>, spare: UnsafeMutablePointer<Float>) -> Bool {
         let grown = block.grown(by: 1)
         let inside = grown.intersection(bounds)
         guard !inside.isEmpty else { return false }
         let first = p + 2 * ((inside.y - grown.y) * grown.width + (inside.x - grown.x))
         if format == .yFloat {
-            // Heights alone, each row into the first half of its pairs, then spread out from the
-            // right (each pair lies at or after its height) with alpha 1.
-            input.read(inside, format: .yFloat, into: first, rowLength: 2 * grown.width)
+            input.read(inside, format: .yFloat, into: spare)
             for y in 0..<inside.height {
-                let row = first + 2 * y * grown.width
-                for x in stride(from: inside.width - 1, through: 0, by: -1) {
-                    row[2 * x] = row[x]
-                    row[2 * x + 1] = 1
+                let heights = spare + y * inside.width, pairs = first + 2 * y * grown.width
+                for x in 0..<inside.width {
+                    pairs[2 * x] = heights[x]
+                    pairs[2 * x + 1] = 1
                 }
             }
         } else {
