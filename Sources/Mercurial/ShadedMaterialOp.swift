@@ -143,7 +143,7 @@ enum ShadedMaterialOp: ComposerOperation {
     /// the height field its edge pixels repeat. False when `block` is nowhere near the height field.
     /// `format`: YA float, or Y float (alpha 1), read first into `spare` (room for the grown
     /// block's pixels, one float each).
-    static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, format: PixelFormat = .yaFloat,
+    static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, format: PixelFormat,
                           into p: UnsafeMutablePointer<Float>, spare: UnsafeMutablePointer<Float>) -> Bool {
         let grown = block.grown(by: 1)
         let inside = grown.intersection(bounds)

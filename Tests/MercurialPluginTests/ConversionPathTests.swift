@@ -10,22 +10,25 @@ final class ConversionPathTests: PluginTestCase {
     static let demo = ["gegl:text", "string=Hg", "size=120", "color=white", "mercurial:height-field-from-mask", "radius=9",
                        "mercurial:shaded-material", "aux=[", "mercurial:hemisphere-light-render", "size=128", "]"]
 
-    /// Runs python3 with GEGL (python-gi, as the README's Python example) and `cache` as babl's.
-    func python(_ script: String, cache: URL) -> (status: Int32, output: String) {
+    /// GEGL's environment for the plug-in, with `cache` as the folder babl keeps its choices in.
+    func environment(cache: URL) -> [String: String] {
         var env = Plugin.geglEnvironment
         env["XDG_CACHE_HOME"] = cache.path
+        return env
+    }
+
+    /// Runs python3 with GEGL (python-gi, as the README's Python example) and `cache` as babl's.
+    func python(_ script: String, cache: URL) -> (status: Int32, output: String) {
         let prelude = "import gi, struct\ngi.require_version('Gegl', '0.4')\nfrom gi.repository import Gegl\nGegl.init(None)\n"
-        return Plugin.run("/usr/bin/python3", ["-c", prelude + script + "\nGegl.exit()\n"], environment: env)
+        return Plugin.run("/usr/bin/python3", ["-c", prelude + script + "\nGegl.exit()\n"], environment: environment(cache: cache))
     }
 
     func render(to path: String, cache: URL) {
-        var env = Plugin.geglEnvironment
-        env["XDG_CACHE_HOME"] = cache.path
-        let r = Plugin.run("/usr/bin/env", ["gegl", "-o", path, "--"] + Self.demo, environment: env)
+        let r = Plugin.run("/usr/bin/env", ["gegl", "-o", path, "--"] + Self.demo, environment: environment(cache: cache))
         XCTAssertEqual(r.status, 0, r.output)
     }
 
-    /// The Y float values 0.001, 0.002, … read back as YA float through babl: how many change.
+    /// The Y float values 1/4096, 2/4096, … 1 read back as YA float through babl: how many change.
     static let countChanged = """
         n = 4096
         b = Gegl.Buffer.new("Y float", 0, 0, n, 1)

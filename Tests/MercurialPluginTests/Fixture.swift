@@ -138,9 +138,8 @@ class PluginTestCase: XCTestCase {
     }
 
     /// Fails unless `got` and `want` hold the same values (== per value, as XCTAssertEqual: +0 equals
-    /// −0, a NaN equals nothing), and
-    /// then says where they differ (the first few values, with their bits) instead of printing
-    /// both images whole.
+    /// −0, a NaN equals nothing), and then says where they differ (the first few values, with their
+    /// bits) instead of printing both images whole.
     func assertSamePixels(_ got: [Float], _ want: [Float], _ what: String = "", components: Int = 4,
                           file: StaticString = #filePath, line: UInt = #line) {
         if let difference = Self.pixelDifference(got, want, components: components) {

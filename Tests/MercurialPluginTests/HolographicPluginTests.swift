@@ -108,7 +108,6 @@ final class HolographicPluginTests: PluginTestCase {
     /// image → foil → gegl:png-save, in one real graph; the file reads back with the foil in it.
     func testChainToPngSave() throws {
         let dir = try Plugin.folder("holo")
-        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("card.png").path
         let g = Graph()
         let src = g.add("gegl:buffer-source", ["buffer": .buffer(Buffer(width: 120, height: 90, format: "R'G'B'A float", pixels: card()))])
