@@ -1,4 +1,5 @@
 import CGegl
+import Glibc
 
 // The inner graph of a meta operation. Op files build it with node names and property names;
 // this module turns that into GeglNode calls.
@@ -42,6 +43,23 @@ public final class MetaGraph: @unchecked Sendable {
         gegl_operation_meta_redirect(operation, name, target.node, property)
     }
 
+    /// Forwards each property of `outer` to the property of `target` that `inner` declares at the
+    /// same position: for a meta op that wraps another op's property set (lifted, some renamed).
+    public func redirect<S: PropertySet, T: PropertySet>(_ outer: [PropertyDeclaration<S>], to target: GraphNode,
+                                                         _ inner: [PropertyDeclaration<T>]) {
+        guard outer.count == inner.count, let operation = gegl_node_get_gegl_operation(node) else {
+            warn("redirect of \(outer.count) properties onto \(inner.count)")
+            return
+        }
+        for (o, i) in zip(outer, inner) {
+            guard gegl_node_find_property(target.node, i.property.name) != nil else {
+                warn("redirect of \(o.property.name) to a missing property \(i.property.name)")
+                continue
+            }
+            gegl_operation_meta_redirect(operation, o.property.name, target.node, i.property.name)
+        }
+    }
+
     /// Adds a child node running `operation` (e.g. "gegl:gaussian-blur").
     public func add(_ operation: String) -> GraphNode {
         GraphNode(node: gegl_node_create_child(node, operation))
@@ -55,6 +73,52 @@ public final class MetaGraph: @unchecked Sendable {
     /// Connects `source`'s output to `pad` of `sink`.
     public func connect(_ source: GraphNode, to sink: GraphNode, pad: String) {
         gegl_node_connect_from(sink.node, pad, source.node, "output")
+    }
+
+    /// Takes whatever is connected to `pad` of `sink` away.
+    public func disconnect(_ sink: GraphNode, pad: String) {
+        gegl_node_disconnect(sink.node, pad)
+    }
+
+    // S_IFMT and S_IFREG (sys/stat.h). Why not Glibc's: Swift's Glibc overlay defines them in the
+    // object that also wraps hypotf, which would raise the plug-in's glibc floor to 2.35.
+    private static let fileTypeMask: mode_t = 0o170000, regularFile: mode_t = 0o100000
+
+    /// The largest picture file `connectImageFile` hands to GEGL's loaders.
+    public static let largestImageFile = 256 << 20
+
+    /// Connects the picture in the file at `path` to `pad` of `sink`, through a gegl:load child made
+    /// on first use, and returns true. With no path, a file that cannot be opened, or one whose
+    /// picture is empty, connects `fallback` instead (or nothing) and returns false, with a warning
+    /// for a path that was given. (gegl:load itself would draw an error message as the picture.)
+    @discardableResult
+    public func connectImageFile(_ path: String, to sink: GraphNode, pad: String, fallback: GraphNode?) -> Bool {
+        func useFallback() -> Bool {
+            if let fallback { connect(fallback, to: sink, pad: pad) } else { disconnect(sink, pad: pad) }
+            return false
+        }
+        guard !path.isEmpty else { return useFallback() }
+        // A regular, readable file of bounded size: never a device or a pipe a loader would read forever.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & Self.fileTypeMask == Self.regularFile, access(path, R_OK) == 0 else {
+            warn("\(path) is not a readable file; the built-in default is used instead")
+            return useFallback()
+        }
+        guard info.st_size <= Self.largestImageFile else {
+            warn("\(path) is larger than \(Self.largestImageFile >> 20) MiB; the built-in default is used instead")
+            return useFallback()
+        }
+        let key = "file:\(pad)"
+        let loader = child(key) ?? add("gegl:load")
+        name(loader, key)
+        set(loader, "path", path)
+        let box = gegl_node_get_bounding_box(loader.node)
+        guard box.width > 0, box.height > 0 else {
+            warn("\(path) holds no picture GEGL can read; the built-in default is used instead")
+            return useFallback()
+        }
+        connect(loader, to: sink, pad: pad)
+        return true
     }
 
     /// Sets a numeric, boolean or enum property (converted to the property's own type).

@@ -37,9 +37,12 @@ func installProperty(_ property: Property, id: guint,
         spec = gegl_param_spec_color_from_string(name, nick, blurb, string, propertyFlags)
     case let .string(def):
         spec = g_param_spec_string(name, nick, blurb, def, propertyFlags)
+    case let .filePath(def):
+        spec = gegl_param_spec_file_path(name, nick, blurb, 0, 0, def, propertyFlags)
     }
     guard let spec else { return }
     if let unit { gegl_param_spec_set_property_key(spec, "unit", unit.rawValue) }
+    for (key, value) in property.keys { gegl_param_spec_set_property_key(spec, key, value) }
     g_object_class_install_property(objectClass, id, spec)
 
 }
@@ -81,7 +84,7 @@ let setProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafePo
     case .boolean: new = .number(g_value_get_boolean(value) != 0 ? 1 : 0)
     case .enumeration: new = .number(Double(g_value_get_enum(value)))
     case .seed: new = .number(Double(g_value_get_uint(value)))
-    case .string: new = .text(g_value_get_string(value).map { String(cString: $0) } ?? "")
+    case .string, .filePath: new = .text(g_value_get_string(value).map { String(cString: $0) } ?? "")
     case .color:
         var rgba = SIMD4<Float>(0, 0, 0, 0)
         if let color = g_value_get_object(value) {
@@ -106,7 +109,7 @@ let getProperty: @convention(c) (UnsafeMutablePointer<GObject>?, guint, UnsafeMu
     case let (.boolean, .number(v)): g_value_set_boolean(value, v != 0 ? 1 : 0)
     case let (.enumeration, .number(v)): g_value_set_enum(value, gint(v))
     case let (.seed, .number(v)): g_value_set_uint(value, guint(v))
-    case let (.string, .text(s)): g_value_set_string(value, s)
+    case let (.string, .text(s)), let (.filePath, .text(s)): g_value_set_string(value, s)
     case let (.color, .color(rgba)):
         let color = gegl_color_new(nil)
         var pixel = rgba

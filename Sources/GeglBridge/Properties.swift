@@ -8,6 +8,8 @@
 public enum PropertyUnit: String, Sendable {
     case pixelDistance = "pixel-distance"
     case pixelCoordinate = "pixel-coordinate"
+    /// A position as a fraction of the layer (0 at its left or top edge, 1 at the right or bottom).
+    case relativeCoordinate = "relative-coordinate"
     case degree = "degree"
 }
 
@@ -34,12 +36,16 @@ public struct Property: Sendable {
         /// Default colour as a CSS/GEGL colour string ("white", "#ffcc00", "rgb(1, 0.8, 0)").
         case color(default: String)
         case string(default: String)
+        /// A file's path: GIMP shows a file chooser.
+        case filePath(default: String)
     }
 
     public let name: String
     public let title: String
     public let description: String
     public let kind: Kind
+    /// GEGL property keys that GIMP's dialog reads ("visible", "sensitive", "axis", "role", …).
+    public internal(set) var keys: [(String, String)] = []
 
     public init(name: String, title: String, description: String, kind: Kind) {
         self.name = name
@@ -101,7 +107,7 @@ public struct Property: Sendable {
         case let .enumeration(_, _, value): return .number(Double(value))
         case let .seed(value): return .number(Double(value))
         case .color: return .color(SIMD4<Float>(0, 0, 0, 1)) // replaced by the parsed default at install
-        case let .string(value): return .text(value)
+        case let .string(value), let .filePath(value): return .text(value)
         }
     }
 }
@@ -256,4 +262,62 @@ public struct PropertyDeclaration<S: PropertySet>: Sendable {
             return nil
         }
     }
+
+    /// A file's path (GIMP: a file chooser); "" for none.
+    public static func filePath(_ field: WritableKeyPath<S, String> & Sendable, _ name: String, _ title: String,
+                                _ description: String) -> Self {
+        Self(Property(name: name, title: title, description: description, kind: .filePath(default: S()[keyPath: field])),
+             field) { v in
+            if case let .text(t) = v { return t }
+            return nil
+        }
+    }
+
+    // MARK: GIMP's dialog
+
+    /// This declaration under another GEGL name (the same field, texts and range).
+    public func renamed(_ name: String) -> Self {
+        var property = Property(name: name, title: self.property.title, description: self.property.description,
+                                kind: self.property.kind)
+        property.keys = self.property.keys
+        return Self(property: property, field: field, write: write)
+    }
+
+    /// This declaration with another default number (a double's or an int's): for a meta op whose
+    /// dialog should start elsewhere than the op it wraps.
+    public func defaulting(to value: Double) -> Self {
+        let kind: Property.Kind
+        switch property.kind {
+        case let .double(_, range, ui, gamma, steps, digits, unit):
+            kind = .double(default: value, range: range, ui: ui, gamma: gamma, steps: steps, digits: digits, unit: unit)
+        case let .int(_, range, ui, unit):
+            kind = .int(default: Int(value), range: range, ui: ui, unit: unit)
+        default:
+            return self
+        }
+        var changed = Property(name: property.name, title: property.title, description: property.description, kind: kind)
+        changed.keys = property.keys
+        return Self(property: changed, field: field, write: write)
+    }
+
+    /// This declaration with one more property key.
+    public func key(_ key: String, _ value: String) -> Self {
+        var property = property
+        property.keys.append((key, value))
+        return Self(property: property, field: field, write: write)
+    }
+
+    /// GIMP shows the control only while `condition` holds: GEGL's UI-meta expression over the op's
+    /// boolean and enum properties ("light1-enabled", "style {outer-bevel, emboss}", "!", "&", "|").
+    public func visible(_ condition: String) -> Self { key("visible", condition) }
+
+    /// GIMP greys the control out unless `condition` holds (same expressions as `visible`).
+    public func sensitive(_ condition: String) -> Self { key("sensitive", condition) }
+
+    /// One coordinate of a position on the layer ("x" or "y"): GIMP pairs an x with the y after it
+    /// and offers its on-canvas picker.
+    public func axis(_ axis: String) -> Self { key("axis", axis) }
+
+    /// A colour that follows the artist's palette in GIMP ("color-primary", "color-secondary").
+    public func role(_ role: String) -> Self { key("role", role) }
 }

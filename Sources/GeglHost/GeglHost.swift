@@ -81,6 +81,10 @@ public struct PropertyInfo: Equatable, CustomStringConvertible {
     public let maximum: String?
     public let uiMinimum: String?
     public let uiMaximum: String?
+    /// The property's GEGL keys ("unit", "visible", "axis", …).
+    public let keys: [String: String]
+    /// An enum's nicks, in value order (empty for other types).
+    public let choices: [String]
     public var description: String { "\(name): \(typeName) = \(defaultValue) [\(minimum ?? "-"), \(maximum ?? "-")]" }
 }
 
@@ -113,8 +117,28 @@ extension Gegl {
             }
             return PropertyInfo(name: name, title: String(cString: g_param_spec_get_nick(spec)),
                                 blurb: String(cString: g_param_spec_get_blurb(spec)), typeName: type,
-                                defaultValue: def, minimum: lo, maximum: hi, uiMinimum: uiLo, uiMaximum: uiHi)
+                                defaultValue: def, minimum: lo, maximum: hi, uiMinimum: uiLo, uiMaximum: uiHi,
+                                keys: keys(operation, name), choices: choices(spec.pointee.value_type))
         }
+    }
+
+    static func keys(_ operation: String, _ property: String) -> [String: String] {
+        var n: guint = 0
+        guard let names = gegl_operation_list_property_keys(operation, property, &n) else { return [:] }
+        defer { g_free(names) }
+        var out: [String: String] = [:]
+        for i in 0..<Int(n) {
+            guard let key = names[i], let value = gegl_operation_get_property_key(operation, property, key) else { continue }
+            out[String(cString: key)] = String(cString: value)
+        }
+        return out
+    }
+
+    static func choices(_ type: GType) -> [String] {
+        guard g_type_fundamental(type) == fundamental(12), let raw = g_type_class_ref(type) else { return [] }
+        defer { g_type_class_unref(raw) }
+        let klass = raw.assumingMemoryBound(to: GEnumClass.self)
+        return (0..<Int(klass.pointee.n_values)).map { String(cString: klass.pointee.values[$0].value_nick) }
     }
 
     static func describe(_ value: UnsafeMutablePointer<GValue>) -> String {

@@ -7,7 +7,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
     // MARK: Properties
 
     struct Properties: PropertySet {
-        var mask = MaskChannel.luminanceAlpha
+        var mask = MaskChannel.alpha
         var radius = 10.0
         var profile = BevelProfile.coreImage
         var style = BevelStyle.inner
@@ -15,31 +15,18 @@ enum HeightFieldFromMask: AreaFilterOperation {
         var keepAlpha = false
 
         static let declarations: [PropertyDeclaration<Properties>] = [
-            .choice(\.mask, "mask", "Mask",
-                    "Which part of the input is the mask (white or opaque = inside). Luminance × alpha, the "
-                    + "default, is what Core Image sees: it works for white-on-black masks and for white shapes "
-                    + "on transparency. Choose Alpha for coloured or black text on transparency."),
-            .double(\.radius, "radius", "Radius", range: 0...HeightFieldParameters.maximumRadius, ui: 0...100,
+            .choice(\.mask, "mask", "Shape from",
+                    "Which part of the input is the shape: opacity for text and shape layers, brightness for "
+                    + "white-on-black masks."),
+            .double(\.radius, "radius", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...100,
                     gamma: 1.5, steps: (1, 5), digits: 1, unit: .pixelDistance,
-                    "Width of the bevel in pixels: how far from the edge the surface takes to rise to its "
-                    + "full height. Below 1 the mask is returned unchanged."),
-            .choice(\.profile, "profile", "Profile",
-                    "Shape of the bevel. Core Image: its blur-and-multiply cascade (a soft, rounded rise). "
-                    + "Round: a circular fillet of the given radius, from the exact distance to the edge. "
-                    + "Linear: a straight chamfer. Smooth: a smoothstep, flat at the edge and at the top."),
-            .choice(\.style, "style", "Style",
-                    "Where the bevel lies, as in Photoshop's Bevel & Emboss. Inner bevel: the shape rises from its "
-                    + "edge. Outer bevel: the shape is the plateau and the bevel falls away outside it. Emboss: half "
-                    + "inside, half outside. Pillow emboss: both sides rise from the edge, which sinks in. The "
-                    + "outside styles stay within the layer's extent."),
+                    "How far from the edge the surface takes to reach its full height."),
+            .choice(\.profile, "profile", "Profile", "The bevel's cross-section."),
+            .choice(\.style, "style", "Style", "Where the bevel lies: inside the shape, around it, or both."),
             .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16,
-                    digits: 1, unit: .pixelDistance,
-                    "Blurs the height field (a Gaussian of this σ in pixels) after the profile: softer ridges."),
-            .boolean(\.keepAlpha, "keep-alpha", "Keep the input's alpha",
-                     "Off (default): an opaque height field. On: the height with the input's own alpha, so that "
-                     + "Shaded Material after it keeps a layer's shape cut out (its output alpha is the shading "
-                     + "image's alpha × this alpha). With an outside style the alpha also covers the bevel's ring "
-                     + "around the shape."),
+                    digits: 1, unit: .pixelDistance, "Blurs the height field after the profile."),
+            .boolean(\.keepAlpha, "keep-alpha", "Keep the layer's shape",
+                     "Off: an opaque height field. On: the height keeps the input's alpha."),
         ]
     }
 
@@ -300,46 +287,7 @@ enum HeightFieldFromMask: AreaFilterOperation {
     static let info = OperationInfo(
         name: "mercurial:height-field-from-mask", title: "Height Field from Mask",
         categories: ["map", "light"],
-        description: "Turns a mask into a smooth 3-D height field in [0, 1] (one linear grey channel), "
-            + "rising from 0 outside the mask to 1 well inside it, like Core Image's CIHeightFieldFromMask. "
-            + "Like Core Image, it works on linear light: a mask's grey is its linear luminance and the height is "
-            + "written as linear grey. The output keeps the input's extent; outside it the mask counts as 0. "
-            + "Feed it to Shaded Material for an embossed surface.",
+        description: "Turns a shape into a smooth height map, 0 outside it rising to 1 inside.",
         keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
                ("gimp:menu-label", "Height Field from Mask…")])
-}
-
-extension BevelStyle: PropertyEnum {
-    public static let typeName = "MercurialBevelStyle"
-    public var label: EnumCase {
-        switch self {
-        case .inner: EnumCase("inner-bevel", "Inner bevel")
-        case .outer: EnumCase("outer-bevel", "Outer bevel")
-        case .emboss: EnumCase("emboss", "Emboss")
-        case .pillow: EnumCase("pillow-emboss", "Pillow emboss")
-        }
-    }
-}
-
-extension MaskChannel: PropertyEnum {
-    public static let typeName = "MercurialMaskChannel"
-    public var label: EnumCase {
-        switch self {
-        case .luminanceAlpha: EnumCase("luminance-alpha", "Luminance × alpha")
-        case .luminance: EnumCase("luminance", "Luminance")
-        case .alpha: EnumCase("alpha", "Alpha")
-        }
-    }
-}
-
-extension BevelProfile: PropertyEnum {
-    public static let typeName = "MercurialBevelProfile"
-    public var label: EnumCase {
-        switch self {
-        case .coreImage: EnumCase("core-image", "Core Image")
-        case .round: EnumCase("round", "Round")
-        case .linear: EnumCase("linear", "Linear")
-        case .smooth: EnumCase("smooth", "Smooth")
-        }
-    }
 }

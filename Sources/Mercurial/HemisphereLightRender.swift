@@ -19,6 +19,7 @@ enum HemisphereLightRender: PointRenderOperation {
     }
 
     struct Properties: PropertySet {
+        var page = Page.sphere
         var size = 512
         var lights = LightSpec.studio.map(Light.init)
         var diffuseColor = SIMD4<Float>(0.1, 0.1, 0.1, 1)
@@ -27,45 +28,58 @@ enum HemisphereLightRender: PointRenderOperation {
         var ambient = Double(HemisphereParameters.studio.ambient)
         var glossContour = GlossContour.linear
 
-        static let lightNames = ["Key", "Fill", "Rim", "Bounce"]
+        /// The dialog's pages: the sphere's material, then one per light.
+        enum Page: Int, CaseIterable, Sendable, PropertyEnum {
+            case sphere = 0, key, fill, rim, bounce
+            static let typeName = "MercurialHemispherePage"
+            var label: EnumCase {
+                switch self {
+                case .sphere: EnumCase("sphere", "Sphere")
+                case .key: EnumCase("key", "Key light")
+                case .fill: EnumCase("fill", "Fill light")
+                case .rim: EnumCase("rim", "Rim light")
+                case .bounce: EnumCase("bounce", "Bounce light")
+                }
+            }
+        }
 
         static func lightDeclarations(_ i: Int) -> [PropertyDeclaration<Properties>] {
-            let n = i + 1, name = lightNames[i]
+            let n = i + 1, page = Page(rawValue: i + 1)!.label.nick
+            let shown = "page {\(page)}", lit = "page {\(page)} & light\(n)-enabled"
             return [
-                .boolean(\.lights[i].enabled, "light\(n)-enabled", "\(name) light", "Light \(n) (\(name.lowercased())) on or off."),
-                .double(\.lights[i].x, "light\(n)-x", "\(name) X", range: -100...100, ui: -4...4, digits: 2,
-                        "Light \(n) position, right of the sphere's centre, in sphere radii."),
-                .double(\.lights[i].y, "light\(n)-y", "\(name) Y", range: -100...100, ui: -4...4, digits: 2,
-                        "Light \(n) position, below the sphere's centre (image y points down), in sphere radii."),
-                .double(\.lights[i].z, "light\(n)-z", "\(name) Z", range: -100...100, ui: -4...4, digits: 2,
-                        "Light \(n) position towards the viewer, in sphere radii (negative: behind the sphere, a rim light)."),
-                .double(\.lights[i].hue, "light\(n)-hue", "\(name) hue", range: 0...360, unit: .degree,
-                        "Light \(n) hue in degrees (0 red, 120 green, 240 blue)."),
-                .double(\.lights[i].saturation, "light\(n)-saturation", "\(name) saturation", range: 0...1,
-                        "Light \(n) saturation: 0 white, 1 the pure hue."),
-                .double(\.lights[i].brightness, "light\(n)-brightness", "\(name) brightness", range: 0...100, ui: 0...2,
-                        "Light \(n) intensity, linear: 0 off, 1 white at full strength, above 1 brighter."),
+                .boolean(\.lights[i].enabled, "light\(n)-enabled", "On", "This light on or off.").visible(shown),
+                .double(\.lights[i].x, "light\(n)-x", "X", range: -100...100, ui: -4...4, digits: 2,
+                        "Position right of the sphere's centre, in sphere radii.").visible(lit),
+                .double(\.lights[i].y, "light\(n)-y", "Y", range: -100...100, ui: -4...4, digits: 2,
+                        "Position below the sphere's centre, in sphere radii.").visible(lit),
+                .double(\.lights[i].z, "light\(n)-z", "Z", range: -100...100, ui: -4...4, digits: 2,
+                        "Position towards the viewer, in sphere radii (negative: behind the sphere).").visible(lit),
+                .double(\.lights[i].hue, "light\(n)-hue", "Hue", range: 0...360, unit: .degree,
+                        "The light's hue (0 red, 120 green, 240 blue).").visible(lit),
+                .double(\.lights[i].saturation, "light\(n)-saturation", "Saturation", range: 0...1,
+                        "0 white, 1 the pure hue.").visible(lit),
+                .double(\.lights[i].brightness, "light\(n)-brightness", "Brightness", range: 0...100, ui: 0...2,
+                        "The light's strength (0: off).").visible(lit),
             ]
         }
 
         static let declarations: [PropertyDeclaration<Properties>] = [
+            .choice(\.page, "page", "Show", "Which group of controls the dialog shows."),
             .int(\.size, "size", "Size", range: 1...HemisphereParameters.maximumSize, ui: 64...2048, unit: .pixelDistance,
-                 "Width and height of the square the sphere fills, in pixels."),
+                 "Width and height of the square the sphere fills.").visible("page {sphere}"),
         ] + (0..<4).flatMap(lightDeclarations) + [
             .color(\.diffuseColor, "diffuse-color", "Diffuse colour", default: "rgb(0.1, 0.1, 0.1)",
-                   "Colour of the matte part of the reflection (dark for metals)."),
+                   "Colour of the matte part of the reflection (dark for metals).").visible("page {sphere}"),
             .color(\.specularColor, "specular-color", "Specular colour", default: "rgb(1, 1, 1)",
-                   "Colour of the highlights (white for chrome, yellow for gold)."),
+                   "Colour of the highlights (white for chrome, yellow for gold).").visible("page {sphere}"),
             .double(\.shininess, "shininess", "Shininess",
                     range: Double(HemisphereParameters.shininessRange.lowerBound)...Double(HemisphereParameters.shininessRange.upperBound),
-                    ui: 1...200, gamma: 2, digits: 1,
-                    "Blinn exponent: small values give broad, soft highlights; large values small, sharp ones."),
+                    ui: 1...200, gamma: 2, digits: 1, "Low: broad, soft highlights; high: small, sharp ones.")
+                .visible("page {sphere}"),
             .double(\.ambient, "ambient", "Ambient", range: 0...1, digits: 2,
-                    "Light that comes from everywhere, as a fraction of the diffuse colour."),
-            .choice(\.glossContour, "gloss-contour", "Gloss contour",
-                    "A curve that remaps the sphere's light, as Photoshop's gloss contour: linear (as lit), half-round "
-                    + "(brighter), cone (bright mid-tones, dark highlights), inverted cone, ring (a second bright "
-                    + "ring) or Gaussian (a soft S)."),
+                    "Light from everywhere, as a fraction of the diffuse colour.").visible("page {sphere}"),
+            .choice(\.glossContour, "gloss-contour", "Gloss contour", "A curve that remaps the sphere's light.")
+                .visible("page {sphere}"),
         ]
 
         /// The square's side, within the kernel's limits.
@@ -122,24 +136,9 @@ enum HemisphereLightRender: PointRenderOperation {
     static let info = OperationInfo(
         name: "mercurial:hemisphere-light-render", title: "Hemisphere Light Render",
         categories: ["render", "light"],
-        description: "Renders a shiny sphere filling a square, lit by up to four coloured omni lights with the "
-            + "Blinn model (diffuse + specular^shininess per light, plus ambient), transparent outside with an "
-            + "anti-aliased rim; an optional gloss contour remaps its light. Connect it to the aux pad of Shaded Material to light a height field.",
+        description: "Renders a shiny sphere lit by up to four coloured lights: the lit sphere Shaded Material "
+            + "looks its colours up in.",
         keys: [("gimp:menu-path", "<Image>/Filters/Render/Mercurial"),
                ("gimp:menu-label", "Hemisphere Light…"),
                ("position-dependent", "true")])
-}
-
-extension GlossContour: PropertyEnum {
-    public static let typeName = "MercurialGlossContour"
-    public var label: EnumCase {
-        switch self {
-        case .linear: EnumCase("linear", "Linear")
-        case .halfRound: EnumCase("half-round", "Half round")
-        case .cone: EnumCase("cone", "Cone")
-        case .coneInverted: EnumCase("cone-inverted", "Cone, inverted")
-        case .ring: EnumCase("ring", "Ring")
-        case .gaussian: EnumCase("gaussian", "Gaussian")
-        }
-    }
 }

@@ -6,35 +6,7 @@ import MercurialKernelsV3
 enum HolographicHue: PointComposerOperation {
     // MARK: Properties
 
-    struct Properties: PropertySet {
-        static let defaults = HolographicParameters()
-        var offset = Double(defaults.offset)
-        var strength = Double(defaults.strength)
-        var cellSize = Double(defaults.cellSize)
-        var displacement = Double(defaults.displacement)
-        var seed: UInt32 = 0
-        var sweep = Double(defaults.sweep)
-        var sweepAngle = Double(defaults.sweepAngle)
-
-        static let declarations: [PropertyDeclaration<Properties>] = [
-            .double(\.offset, "offset", "Tilt", range: -1...1, digits: 3,
-                    "Shifts every cell's hue, as tilting the card does: offset and offset + 1 give the same image."),
-            .double(\.strength, "strength", "Strength", range: 0...1, ui: 0...0.5, gamma: 1.5, digits: 3,
-                    "How much foil colour is mixed over the picture. 0 returns the input unchanged."),
-            .double(\.cellSize, "cell-size", "Cell size",
-                    range: Double(HolographicParameters.cellSizeRange.lowerBound)...Double(HolographicParameters.cellSizeRange.upperBound),
-                    ui: 4...200, gamma: 1.5, digits: 1, unit: .pixelDistance,
-                    "Size of the foil's cells (the Voronoi grid) in pixels."),
-            .double(\.displacement, "displacement", "Displacement", range: -100...100, ui: 0...4, digits: 2,
-                    "Spread of the cells' hues: hue = fract(cell value × displacement + tilt)."),
-            .seed(\.seed, "seed", "Random seed", "Which random cell pattern."),
-            .double(\.sweep, "sweep", "Sweep", range: -100...100, ui: -4...4, digits: 2,
-                    "Extra hue turns across the image along the sweep angle: one still picture shows the shimmer a "
-                    + "tilting card would."),
-            .double(\.sweepAngle, "sweep-angle", "Sweep angle", range: -360...360, ui: 0...360, unit: .degree,
-                    "Direction of the sweep: 0 left to right, 90 top to bottom."),
-        ]
-    }
+    typealias Properties = HolographicControls
 
     /// The kernel, in the build for this CPU.
     static let kernel: any HolographicKernel.Type = Accelerated.choose(MercurialKernels.Holographic.self,
@@ -77,13 +49,8 @@ enum HolographicHue: PointComposerOperation {
     static let info = OperationInfo(
         name: "mercurial:holographic-hue", title: "Holographic Foil",
         categories: ["light", "artistic"],
-        description: "Trading-card foil: a Voronoi pattern gives every cell a value v; hue = fract(v × displacement "
-            + "+ tilt (+ sweep across the image)); that fully saturated hue is mixed over the picture with the given "
-            + "strength. The mix happens on perceptual sRGB components, so a strength of 0.04 looks like 4 % of foil "
-            + "on screen, as in the original; alpha is kept exactly. Connect any pattern (e.g. gegl:cell-noise, a "
-            + "photo) to the aux pad: its perceptual luminance replaces the Voronoi value.",
-        keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
-               ("gimp:menu-label", "Holographic Foil…"),
-               ("position-dependent", "true")],
+        description: "Trading-card foil: cells of rainbow hue (from a Voronoi pattern or the aux pattern) mixed "
+            + "over the picture.",
+        keys: [("position-dependent", "true")],
         auxLabel: "Pattern", auxDescription: "Optional pattern whose luminance replaces the Voronoi cell values")
 }

@@ -9,7 +9,8 @@ enum LiquidMetal: MetaOperation {
     // MARK: Properties
 
     struct Properties: PropertySet {
-        var preset = MaterialPreset.chrome
+        var page = Page.bevel
+        var preset = MaterialPreset.brightChrome
         var radius = 8.0
         var profile = BevelProfile.coreImage
         var relief = 10.0
@@ -20,7 +21,7 @@ enum LiquidMetal: MetaOperation {
         var foilTilt = 0.0
         var mask = MaskChannel.alpha
         var style = BevelStyle.inner
-        var technique = BevelTechnique.profile
+        var technique = BevelTechnique.smooth
         var direction = BevelDirection.up
         var soften = 0.0
         var customLight = false
@@ -28,49 +29,70 @@ enum LiquidMetal: MetaOperation {
         var lightAltitude = 30.0
         var glossContour = GlossContour.linear
 
+        /// The dialog's pages: GIMP shows one at a time (GEGL keeps every value whatever the page).
+        enum Page: Int, CaseIterable, PropertyEnum {
+            case bevel = 0, light, foil
+            static let typeName = "MercurialLiquidMetalPage"
+            var label: EnumCase {
+                switch self {
+                case .bevel: EnumCase("bevel", "Bevel")
+                case .light: EnumCase("light", "Light")
+                case .foil: EnumCase("foil", "Foil")
+                }
+            }
+        }
+
+        // Names stay as graphs and saved files know them; the dialog shows Photoshop's words.
         static let declarations: [PropertyDeclaration<Properties>] = [
-            .choice(\.preset, "preset", "Look",
-                    "The lights and material: polished chrome, warm gold, bright mercury or coloured neon."),
-            .double(\.radius, "radius", "Bevel radius", range: 0...HeightFieldParameters.maximumRadius, ui: 0...60,
-                    gamma: 1.5, digits: 1, unit: .pixelDistance, "How far from the edge the surface rises, in pixels."),
-            .choice(\.profile, "profile", "Bevel profile",
-                    "Core Image's soft rise, or a round, linear or smooth bevel from the exact distance to the edge."),
-            .double(\.relief, "relief", "Relief", range: -1000...1000, ui: -40...40, digits: 1,
-                    "Depth of the relief (negative: engraved)."),
-            .double(\.hueShift, "hue-shift", "Light hue", range: -180...180, unit: .degree,
-                    "Turns the hue of every light by this many degrees."),
-            .double(\.brightness, "brightness", "Light brightness", range: 0...10, ui: 0...3, digits: 2,
-                    "Multiplies the intensity of every light."),
-            .double(\.shininess, "shininess", "Shininess", range: 1...1000, ui: 1...200, gamma: 2, digits: 1,
-                    "Small values: broad, soft highlights; large values: small, sharp ones."),
-            .double(\.foil, "foil", "Holographic foil", range: 0...1, ui: 0...0.5, gamma: 1.5, digits: 3,
-                    "Strength of a holographic foil over the metal (0 = off)."),
-            .double(\.foilTilt, "foil-tilt", "Foil tilt", range: -1...1, digits: 3, "The foil's tilt (hue offset)."),
-            .choice(\.mask, "mask", "Mask",
-                    "Which part of the layer is the shape. Alpha (default) suits text and shape layers of any colour."),
-            // Photoshop's Bevel & Emboss vocabulary (size = radius, depth = relief).
-            .choice(\.style, "style", "Style",
-                    "Inner bevel: the letters rise from their edge. Outer bevel: the letters are the plateau and "
-                    + "the metal falls away around them. Emboss: half inside, half outside. Pillow emboss: the edge "
-                    + "sinks in. Outer styles draw a metal ring around the shape, within the layer: grow the layer "
-                    + "first if the ring needs room."),
+            .choice(\.page, "page", "Show", "Which group of controls the dialog shows."),
+            .choice(\.style, "style", "Style", "Where the bevel lies: inside the shape, around it, or both.")
+                .visible("page {bevel}"),
             .choice(\.technique, "technique", "Technique",
-                    "Smooth: Core Image's soft rise. Chisel hard: a straight chamfer from the exact distance to "
-                    + "the edge. Chisel soft: a rounded fillet from the exact distance. Bevel profile: as the "
-                    + "Bevel profile above says."),
-            .choice(\.direction, "direction", "Direction", "Up raises the bevel; down sinks it (light and shade swap)."),
+                    "Smooth: a soft rounded rise. Chisel: a straight or rounded chamfer from the exact edge.")
+                .visible("page {bevel}"),
+            .choice(\.profile, "profile", "Profile", "The bevel's cross-section.")
+                .visible("page {bevel} & technique {profile}"),
+            .double(\.radius, "radius", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...60,
+                    gamma: 1.5, digits: 1, unit: .pixelDistance, "How far from the edge the bevel reaches.")
+                .visible("page {bevel}"),
+            .double(\.relief, "relief", "Depth", range: -1000...1000, ui: -40...40, digits: 1,
+                    "How steep the bevel looks (negative: engraved).")
+                .visible("page {bevel}"),
+            .choice(\.direction, "direction", "Direction", "Up raises the bevel; down sinks it.")
+                .visible("page {bevel}"),
             .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16, digits: 1,
-                    unit: .pixelDistance, "Blurs the bevel's surface by this many pixels before it is lit."),
+                    unit: .pixelDistance, "Blurs the bevel's surface before it is lit.")
+                .visible("page {bevel}"),
+            .choice(\.mask, "mask", "Shape from", "Which part of the layer is the shape.")
+                .visible("page {bevel}"),
+            .choice(\.preset, "preset", "Look", "The metal and the lights on it.")
+                .visible("page {light}"),
+            .double(\.brightness, "brightness", "Brightness", range: 0...10, ui: 0...3, digits: 2,
+                    "Multiplies every light.")
+                .visible("page {light}"),
+            .double(\.hueShift, "hue-shift", "Colour shift", range: -180...180, unit: .degree,
+                    "Turns the colour of every light around the colour wheel.")
+                .visible("page {light}"),
+            .double(\.shininess, "shininess", "Shininess", range: 1...1000, ui: 1...200, gamma: 2, digits: 1,
+                    "Low: broad, soft highlights; high: small, sharp ones.")
+                .visible("page {light}"),
+            .choice(\.glossContour, "gloss-contour", "Gloss contour", "A curve that remaps the metal's light.")
+                .visible("page {light}"),
             .boolean(\.customLight, "custom-light", "Set the light angle",
-                     "Off: the look's own key light. On: the key light comes from the angle and altitude below."),
-            .double(\.lightAngle, "light-angle", "Light angle", range: -180...180, unit: .degree,
-                    "Where the key light comes from, as in Photoshop: 0 from the right, 90 from the top, 120 from the "
-                    + "upper left."),
-            .double(\.lightAltitude, "light-altitude", "Light altitude", range: 0...90, unit: .degree,
-                    "How high the key light stands: 0 at the horizon (grazing), 90 straight in front."),
-            .choice(\.glossContour, "gloss-contour", "Gloss contour",
-                    "A curve that remaps the metal's light: linear (as lit), half-round, cone, inverted cone, ring "
-                    + "or Gaussian."),
+                     "Off: the look's own key light. On: the angle and altitude below.")
+                .visible("page {light}"),
+            .double(\.lightAngle, "light-angle", "Angle", range: -180...180, unit: .degree,
+                    "Where the light comes from: 0 right, 90 top, 120 upper left.")
+                .visible("page {light} & custom-light"),
+            .double(\.lightAltitude, "light-altitude", "Altitude", range: 0...90, unit: .degree,
+                    "How high the light stands: 0 grazing, 90 straight in front.")
+                .visible("page {light} & custom-light"),
+            .double(\.foil, "foil", "Holographic foil", range: 0...1, ui: 0...0.5, gamma: 1.5, digits: 3,
+                    "Strength of a rainbow foil over the metal (0: none).")
+                .visible("page {foil}"),
+            .double(\.foilTilt, "foil-tilt", "Foil tilt", range: -1...1, digits: 3,
+                    "Turns the foil's colours, as tilting the card does.")
+                .visible("page {foil}"),
         ]
     }
 
@@ -107,35 +129,8 @@ enum LiquidMetal: MetaOperation {
         guard let sphere = graph.child("sphere"), let surface = graph.child("surface") else { return }
         graph.set(surface, "profile", (p.technique.profile ?? p.profile).label.nick)
         graph.set(surface, "scale", p.direction == .up ? p.relief : -p.relief)
-        let look = p.preset.look
-        for (i, light) in look.lights.enumerated() {
-            let n = i + 1
-            var position = SIMD3<Double>(Double(light.position.x), Double(light.position.y), Double(light.position.z))
-            if i == 0, p.customLight {
-                position = keyLight(angle: p.lightAngle, altitude: p.lightAltitude,
-                                    distance: (position * position).sum().squareRoot())
-            }
-            graph.set(sphere, "light\(n)-x", position.x)
-            graph.set(sphere, "light\(n)-y", position.y)
-            graph.set(sphere, "light\(n)-z", position.z)
-            var hue = (Double(light.hue) + p.hueShift).truncatingRemainder(dividingBy: 360)
-            if hue < 0 { hue += 360 }
-            graph.set(sphere, "light\(n)-hue", hue)
-            graph.set(sphere, "light\(n)-saturation", Double(light.saturation))
-            graph.set(sphere, "light\(n)-brightness", min(Double(light.brightness) * p.brightness, 100))
-            graph.set(sphere, "light\(n)-enabled", light.enabled ? 1 : 0)
-        }
-        graph.set(sphere, "diffuse-color", color: SIMD4(look.diffuse, 1))
-        graph.set(sphere, "specular-color", color: SIMD4(look.specular, 1))
-        graph.set(sphere, "ambient", Double(look.ambient))
-    }
-
-    /// The key light's position for Photoshop's angle (degrees counter-clockwise from the right, as
-    /// seen) and altitude (degrees above the surface), at `distance` sphere radii: x right, y down
-    /// (image), z towards the viewer.
-    static func keyLight(angle: Double, altitude: Double, distance: Double) -> SIMD3<Double> {
-        let a = angle * .pi / 180, e = altitude * .pi / 180
-        return SIMD3(cos(e) * cos(a), -cos(e) * sin(a), sin(e)) * distance
+        p.preset.look.light(sphere, in: graph, hueShift: p.hueShift, brightness: p.brightness,
+                            keyLight: p.customLight ? (p.lightAngle, p.lightAltitude) : nil)
     }
 
     // MARK: Keys
@@ -143,63 +138,7 @@ enum LiquidMetal: MetaOperation {
     static let info = OperationInfo(
         name: "mercurial:liquid-metal", title: "Liquid Metal",
         categories: ["light", "decor"],
-        description: "Turns a text or shape layer into embossed liquid-metal letters in one step: a height field "
-            + "from the layer's alpha, shaded by a lit hemisphere (chrome, gold, mercury or neon), with an optional "
-            + "holographic foil; the result keeps the layer's own coverage, so the letters stay cut out.",
+        description: "Turns a text or shape layer into bevelled liquid-metal letters.",
         keys: [("gimp:menu-path", "<Image>/Filters/Decor"),
                ("gimp:menu-label", "Liquid Metal…")])
-}
-
-extension MaterialPreset: PropertyEnum {
-    public static let typeName = "MercurialMaterialPreset"
-    public var label: EnumCase {
-        switch self {
-        case .chrome: EnumCase("chrome", "Chrome")
-        case .gold: EnumCase("gold", "Gold")
-        case .mercury: EnumCase("mercury", "Mercury")
-        case .neon: EnumCase("neon", "Neon")
-        }
-    }
-}
-
-/// Photoshop's bevel techniques, mapped onto the height field's profiles.
-enum BevelTechnique: Int, CaseIterable, Sendable {
-    case profile = 0, smooth, chiselHard, chiselSoft
-
-    /// The profile the technique stands for (nil: the Bevel profile property decides).
-    var profile: BevelProfile? {
-        switch self {
-        case .profile: nil
-        case .smooth: .coreImage
-        case .chiselHard: .linear
-        case .chiselSoft: .round
-        }
-    }
-}
-
-extension BevelTechnique: PropertyEnum {
-    public static let typeName = "MercurialBevelTechnique"
-    public var label: EnumCase {
-        switch self {
-        case .profile: EnumCase("profile", "Bevel profile")
-        case .smooth: EnumCase("smooth", "Smooth")
-        case .chiselHard: EnumCase("chisel-hard", "Chisel hard")
-        case .chiselSoft: EnumCase("chisel-soft", "Chisel soft")
-        }
-    }
-}
-
-/// Up raises the bevel, down sinks it.
-enum BevelDirection: Int, CaseIterable, Sendable {
-    case up = 0, down
-}
-
-extension BevelDirection: PropertyEnum {
-    public static let typeName = "MercurialBevelDirection"
-    public var label: EnumCase {
-        switch self {
-        case .up: EnumCase("up", "Up")
-        case .down: EnumCase("down", "Down")
-        }
-    }
 }

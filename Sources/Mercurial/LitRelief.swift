@@ -7,83 +7,7 @@ import MercurialKernelsV3
 enum LitReliefOp: ComposerOperation {
     // MARK: Properties
 
-    /// One light as the dialog shows it. Positions are fractions of the layer's extent (x of its
-    /// width, y of its height, z of its longer side), so a light stays put whatever the tiles.
-    struct Light: Sendable {
-        var enabled: Bool
-        var kind: ReliefLight.Kind
-        var x, y, z, azimuth, elevation, intensity, falloff: Double
-        var color = SIMD4<Float>(1, 1, 1, 1)
-    }
-
-    struct Properties: PropertySet {
-        var heightSource = MaskChannel.alpha
-        var smoothness = 0.75
-        var contrast = 3.0
-        var invert = false
-        var lights = [
-            Light(enabled: true, kind: .point, x: 0.25, y: 0.2, z: 0.5, azimuth: 135, elevation: 45, intensity: 1.2,
-                  falloff: 1),
-            Light(enabled: false, kind: .directional, x: 0.8, y: 0.8, z: 0.5, azimuth: 315, elevation: 30,
-                  intensity: 0.5, falloff: 1),
-        ]
-        var ambient = SIMD4<Float>(0.3, 0.3, 0.3, 1)
-        var specular = SIMD4<Float>(0.6, 0.6, 0.6, 1)
-        var shininess = 40.0
-        var shadow = SIMD4<Float>(0, 0, 0, 0)
-        var output = ReliefOutput.lit
-
-        static func lightDeclarations(_ i: Int) -> [PropertyDeclaration<Properties>] {
-            let n = i + 1, colours = ["white", "rgb(0.55, 0.65, 1)"]
-            return [
-                .boolean(\.lights[i].enabled, "light\(n)-enabled", "Light \(n)", "Light \(n) on or off."),
-                .choice(\.lights[i].kind, "light\(n)-type", "Light \(n) type",
-                        "Point: a light at a place, fading with distance. Directional: light from a direction, "
-                        + "the same everywhere (as gegl:bump-map)."),
-                .double(\.lights[i].x, "light\(n)-x", "Light \(n) X", range: -10...10, ui: -0.5...1.5, digits: 3,
-                        "Point light: position across the layer (0 its left edge, 1 its right edge)."),
-                .double(\.lights[i].y, "light\(n)-y", "Light \(n) Y", range: -10...10, ui: -0.5...1.5, digits: 3,
-                        "Point light: position down the layer (0 its top edge, 1 its bottom edge)."),
-                .double(\.lights[i].z, "light\(n)-z", "Light \(n) height", range: 0.001...10, ui: 0.01...2, digits: 3,
-                        "Point light: height above the surface, in lengths of the layer's longer side."),
-                .double(\.lights[i].azimuth, "light\(n)-azimuth", "Light \(n) azimuth", range: -360...360, ui: 0...360,
-                        unit: .degree, "Directional light: where it comes from, counter-clockwise from the right."),
-                .double(\.lights[i].elevation, "light\(n)-elevation", "Light \(n) elevation", range: 0...90,
-                        unit: .degree, "Directional light: its angle above the surface (90 = straight down)."),
-                .color(\.lights[i].color, "light\(n)-color", "Light \(n) colour", default: colours[i],
-                       "Light \(n) colour."),
-                .double(\.lights[i].intensity, "light\(n)-intensity", "Light \(n) intensity", range: 0...100,
-                        ui: 0...3, digits: 2, "Light \(n) strength, linear (0 = off)."),
-                .double(\.lights[i].falloff, "light\(n)-falloff", "Light \(n) falloff", range: 0...10, ui: 0...4,
-                        digits: 2, "Point light: intensity × (1 + distance / the layer's longer side)^−falloff "
-                        + "(0: no fading, 2: about inverse-square)."),
-            ]
-        }
-
-        static let declarations: [PropertyDeclaration<Properties>] = [
-            .choice(\.heightSource, "height-source", "Height from",
-                    "Without an aux height field, which part of the layer is its height: alpha (default: a "
-                    + "painted layer on transparency), luminance, or luminance × alpha."),
-            .double(\.smoothness, "smoothness", "Smoothness", range: 0...1, digits: 2,
-                    "How much the height is smoothed before the slopes are taken: a Gaussian of σ = 4 × "
-                    + "smoothness pixels (0 = none)."),
-            .double(\.contrast, "contrast", "Contrast", range: 0...100, ui: 0...20, gamma: 1.5, digits: 2,
-                    "Slope gain: how steep the relief looks to the lights."),
-            .boolean(\.invert, "invert", "Invert", "Heights sink in instead of rising."),
-        ] + (0..<2).flatMap(lightDeclarations) + [
-            .color(\.ambient, "ambient-color", "Ambient colour", default: "rgb(0.3, 0.3, 0.3)",
-                   "Light from everywhere, × the layer's colour."),
-            .color(\.specular, "specular-color", "Specular colour", default: "rgb(0.6, 0.6, 0.6)",
-                   "Colour and strength of the gloss (Blinn highlights); black for matte paint."),
-            .double(\.shininess, "shininess", "Shininess", range: 1...1000, ui: 1...200, gamma: 2, digits: 1,
-                    "Blinn exponent: small values give broad, soft gloss; large values small, sharp highlights."),
-            .color(\.shadow, "shadow-color", "Shadow colour", default: "rgba(0, 0, 0, 0)",
-                   "Added, by its alpha, where the lights do not reach (transparent = off)."),
-            .choice(\.output, "output", "Output",
-                    "Lit colour, or the normal map itself ((n + 1)/2 in RGB; green up as in OpenGL, Blender and "
-                    + "Unity, or green down as in DirectX)."),
-        ]
-    }
+    typealias Properties = LitReliefControls
 
     /// The kernel, in the build for this CPU.
     static let kernel: any LitReliefKernel.Type = Accelerated.choose(MercurialKernels.LitRelief.self,
@@ -222,34 +146,8 @@ enum LitReliefOp: ComposerOperation {
     static let info = OperationInfo(
         name: "mercurial:lit-relief", title: "Lit Relief",
         categories: ["light", "map"],
-        description: "Lights a colour layer through its own relief, as SpriteKit lights a sprite through a normal "
-            + "map: the height (an aux height field, or the layer's alpha or luminance) is smoothed, turned into "
-            + "normals n = normalize(−contrast·∂h/∂x, −contrast·∂h/∂y, 1), and lit by up to two point or "
-            + "directional lights with Blinn gloss, ambient light and an optional shadow colour; alpha is the "
-            + "layer's. Can also write the normal map itself.",
-        keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
-               ("gimp:menu-label", "Lit Relief…"),
-               ("position-dependent", "true")],
+        description: "Lights a colour layer through its relief (from the layer or an aux height field) with two "
+            + "lights and gloss, or writes its normal map.",
+        keys: [("position-dependent", "true")],
         auxLabel: "Height field", auxDescription: "Optional height field (e.g. Height Field from Mask): its luminance is the height")
-}
-
-extension ReliefOutput: PropertyEnum {
-    public static let typeName = "MercurialReliefOutput"
-    public var label: EnumCase {
-        switch self {
-        case .lit: EnumCase("lit", "Lit colour")
-        case .normalMap: EnumCase("normal-map", "Normal map (green up)")
-        case .normalMapDirectX: EnumCase("normal-map-directx", "Normal map (green down, DirectX)")
-        }
-    }
-}
-
-extension ReliefLight.Kind: PropertyEnum {
-    public static let typeName = "MercurialReliefLightType"
-    public var label: EnumCase {
-        switch self {
-        case .point: EnumCase("point", "Point")
-        case .directional: EnumCase("directional", "Directional")
-        }
-    }
 }

@@ -13,6 +13,9 @@ let operations: [OperationRegistration] = [
     LiquidMetal.registration,
     LitReliefOp.registration,
     ShadedMaterialFromMask.registration,
+    Matcap.registration,
+    HolographicFoil.registration,
+    ReliefLighting.registration,
 ]
 
 @_cdecl("gegl_module_query")

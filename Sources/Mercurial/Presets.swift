@@ -1,8 +1,13 @@
+import Glibc
+import GeglBridge
 import MercurialKernels
 
-/// Looks for the liquid-metal filter: lights and material of the hemisphere it shades with.
+/// Looks for the metal filters: lights and material of the hemisphere they shade with. Raw values
+/// are what GIMP saves in an XCF: new looks go at the end.
 enum MaterialPreset: Int, CaseIterable, Sendable {
-    case chrome = 0, gold, mercury, neon
+    /// `chrome` is the first studio set-up (a dark, gunmetal face); `brightChrome` the chrome of the
+    /// Core Image demos, a bright face with dark reflections in the bevel.
+    case chrome = 0, gold, mercury, neon, brightChrome
 
     struct Look: Sendable, Equatable {
         var lights: [LightSpec]
@@ -30,6 +35,13 @@ enum MaterialPreset: Int, CaseIterable, Sendable {
                 LightSpec(position: SIMD3(0.0, -2.5, -0.4), hue: 190, saturation: 0.05, brightness: 1.5),
                 LightSpec(position: SIMD3(-0.5, 2.5, 0.3), hue: 210, saturation: 0.15, brightness: 0.6),
             ], diffuse: SIMD3(0.22, 0.23, 0.25), specular: SIMD3(1, 1, 1), ambient: 0.2)
+        case .brightChrome:
+            return Look(lights: [
+                LightSpec(position: SIMD3(-0.25, -0.35, 3.0), hue: 40, saturation: 0.04, brightness: 1.6),
+                LightSpec(position: SIMD3(2.2, -0.4, 1.2), hue: 210, saturation: 0.25, brightness: 0.5),
+                LightSpec(position: SIMD3(0.4, -2.5, -0.6), hue: 200, saturation: 0.1, brightness: 1.2),
+                LightSpec(position: SIMD3(0.3, 2.4, 0.6), hue: 30, saturation: 0.35, brightness: 0.35),
+            ], diffuse: SIMD3(repeating: 0.2), specular: SIMD3(repeating: 1), ambient: 0.04)
         case .neon:
             return Look(lights: [
                 LightSpec(position: SIMD3(-1.8, -1.0, 1.6), hue: 300, saturation: 0.9, brightness: 1.4),
@@ -38,5 +50,42 @@ enum MaterialPreset: Int, CaseIterable, Sendable {
                 LightSpec(position: SIMD3(0.2, 2.4, 0.8), hue: 120, saturation: 0.8, brightness: 0.6),
             ], diffuse: SIMD3(0.05, 0.05, 0.07), specular: SIMD3(1, 1, 1), ambient: 0.05)
         }
+    }
+}
+
+extension MaterialPreset.Look {
+    /// Puts this look on a mercurial:hemisphere-light-render child: every light's hue turned by
+    /// `hueShift` degrees and its brightness scaled by `brightness`; with `keyLight`, light 1 moves
+    /// to that angle and altitude (Photoshop's: degrees counter-clockwise from the right, degrees
+    /// above the surface) at its own distance.
+    func light(_ sphere: GraphNode, in graph: MetaGraph, hueShift: Double = 0, brightness: Double = 1,
+               keyLight: (angle: Double, altitude: Double)? = nil) {
+        for (i, light) in lights.enumerated() {
+            let n = i + 1
+            var position = SIMD3<Double>(Double(light.position.x), Double(light.position.y), Double(light.position.z))
+            if i == 0, let keyLight {
+                position = Self.position(angle: keyLight.angle, altitude: keyLight.altitude,
+                                         distance: (position * position).sum().squareRoot())
+            }
+            graph.set(sphere, "light\(n)-x", position.x)
+            graph.set(sphere, "light\(n)-y", position.y)
+            graph.set(sphere, "light\(n)-z", position.z)
+            var hue = (Double(light.hue) + hueShift).truncatingRemainder(dividingBy: 360)
+            if hue < 0 { hue += 360 }
+            graph.set(sphere, "light\(n)-hue", hue)
+            graph.set(sphere, "light\(n)-saturation", Double(light.saturation))
+            graph.set(sphere, "light\(n)-brightness", min(Double(light.brightness) * brightness, 100))
+            graph.set(sphere, "light\(n)-enabled", light.enabled ? 1 : 0)
+        }
+        graph.set(sphere, "diffuse-color", color: SIMD4(diffuse, 1))
+        graph.set(sphere, "specular-color", color: SIMD4(specular, 1))
+        graph.set(sphere, "ambient", Double(ambient))
+    }
+
+    /// A light's position for Photoshop's angle and altitude, at `distance` sphere radii: x right,
+    /// y down (image), z towards the viewer.
+    static func position(angle: Double, altitude: Double, distance: Double) -> SIMD3<Double> {
+        let a = angle * .pi / 180, e = altitude * .pi / 180
+        return SIMD3(cos(e) * cos(a), -cos(e) * sin(a), sin(e)) * distance
     }
 }

@@ -258,8 +258,6 @@ enum ShadedMaterialFromMask: ComposerOperation {
     static let info = OperationInfo(
         name: "mercurial:shaded-material-from-mask", title: "Shaded Material from Mask",
         categories: ["light", "map"],
-        description: "Height Field from Mask, then Shaded Material, in one pass: the mask's height field (kept with "
-            + "the mask's alpha) is shaded by the lit hemisphere on the aux pad without a height-field buffer between "
-            + "them. The same pixels as the two chained; what Liquid Metal runs.",
+        description: "Height Field from Mask, then Shaded Material, in one pass (the same pixels as the two chained).",
         auxLabel: "Shading image", auxDescription: "A lit hemisphere (e.g. mercurial:hemisphere-light-render) or any matcap")
 }

@@ -10,9 +10,8 @@ enum ShadedMaterialOp: ComposerOperation {
         var scale = 10.0
 
         static let declarations: [PropertyDeclaration<Properties>] = [
-            .double(\.scale, "scale", "Scale", range: -1000...1000, ui: -50...50, digits: 1,
-                    "Relief depth: how strongly the height field's slopes tilt the surface normal. Negative "
-                    + "values invert the relief (engraved instead of embossed)."),
+            .double(\.scale, "scale", "Depth", range: -1000...1000, ui: -50...50, digits: 1,
+                    "How steep the relief looks (negative: engraved)."),
         ]
     }
 
@@ -183,11 +182,7 @@ enum ShadedMaterialOp: ComposerOperation {
     static let info = OperationInfo(
         name: "mercurial:shaded-material", title: "Shaded Material",
         categories: ["light", "map"],
-        description: "Shades a height field (the input's luminance) by looking each surface normal up in an image "
-            + "of a lit hemisphere on the aux pad, like Core Image's CIShadedMaterial: flat areas take the colour at "
-            + "the sphere's centre, slopes take colours towards its rim. Without aux it uses the default "
-            + "Hemisphere Light Render. Output alpha is the shading image's alpha × the input's alpha.",
-        keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
-               ("gimp:menu-label", "Shaded Material…")],
+        description: "Shades a height field by looking each surface normal up in the lit sphere on the aux pad "
+            + "(Core Image's CIShadedMaterial).",
         auxLabel: "Shading image", auxDescription: "A lit hemisphere (e.g. mercurial:hemisphere-light-render) or any matcap")
 }

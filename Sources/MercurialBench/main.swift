@@ -255,9 +255,10 @@ var t: [String: Double] = [:]
 if runsGroup(0) {
     let heightCases = [
         Case(name: "mercurial:height-field-from-mask core-image R=10", source: mask,
-             build: filter("mercurial:height-field-from-mask", ["radius": .double(radius)])),
+             build: filter("mercurial:height-field-from-mask", ["radius": .double(radius), "mask": .string("luminance-alpha")])),
         Case(name: "mercurial:height-field-from-mask round R=10", source: mask,
-             build: filter("mercurial:height-field-from-mask", ["radius": .double(radius), "profile": .string("round")])),
+             build: filter("mercurial:height-field-from-mask", ["radius": .double(radius), "profile": .string("round"),
+                                                                "mask": .string("luminance-alpha")])),
         // The harness alone: copying the source into the output buffer.
         Case(name: "harness (gegl:nop)", source: mask, build: filter("gegl:nop")),
         Case(name: "gegl:distance-transform", source: mask, build: filter("gegl:distance-transform", ["metric": .string("euclidean")])),
@@ -310,7 +311,7 @@ for name in ["harness (gegl:nop)", "gegl:distance-transform", "native gaussian-b
 if runsGroup(1) {
     let heights = prerender { g in
         let src = g.add("gegl:buffer-source", ["buffer": .buffer(mask)])
-        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10)])
+        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10), "mask": .string("luminance-alpha")])
         g.link(src, hf)
         return hf
     }
@@ -424,13 +425,15 @@ if runsGroup(3) {
     // The height field as mercurial:height-field-from-mask writes it: one grey channel.
     let heights = prerender(format: "Y float", components: 1) { g in
         let src = g.add("gegl:buffer-source", ["buffer": .buffer(mask)])
-        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10)])
+        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(10), "mask": .string("luminance-alpha")])
         g.link(src, hf)
         return hf
     }
+    // The key light these rows have always timed (lit-relief's default light was a point light).
+    let pointLight: [String: Value] = ["light1-type": .string("point"), "specular-color": .string("rgb(0.6, 0.6, 0.6)")]
     func withHeights(_ op: String) -> (Graph, Node?) -> Node {
         { g, src in
-            let node = g.add(op)
+            let node = g.add(op, op == "mercurial:lit-relief" ? pointLight : [:])
             let aux = g.add("gegl:buffer-source", ["buffer": .buffer(heights)])
             g.link(src!, node)
             g.connect(aux, to: node, pad: "aux")
@@ -444,7 +447,7 @@ if runsGroup(3) {
              build: withHeights("gegl:bump-map")),
         Case(name: "paint floor: gegl:invert-linear on the painted layer", source: layer, build: filter("gegl:invert-linear")),
         Case(name: "mercurial:lit-relief on a painted layer, height from its alpha (no aux)", source: layer,
-             build: filter("mercurial:lit-relief")),
+             build: filter("mercurial:lit-relief", pointLight)),
     ]
     for (k, v) in runCases(paintCases) { t[k] = v }
     compare("mercurial:lit-relief on a painted layer, aux = its height field",

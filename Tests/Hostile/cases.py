@@ -9,7 +9,9 @@ Usage: cases.py --list          the case names
        cases.py CASE            run one case (the plug-in must be on GEGL_PATH)
 The contract these cases hold is written in docs/reliability.md.
 """
+import json
 import math
+import os
 import struct
 import sys
 
@@ -18,10 +20,11 @@ import gi
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl, GObject  # noqa: E402
 
-OPS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal",
-       "lit-relief", "shaded-material-from-mask"]
-FILTERS = [op for op in OPS if op != "hemisphere-light-render"]
-COMPOSERS = ["shaded-material", "holographic-hue", "lit-relief", "shaded-material-from-mask"]
+# The one list of ops: plugin-manifest, which a test holds equal to what the plug-in registers.
+MANIFEST = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plugin-manifest")))
+OPS = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"]]
+FILTERS = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"] if "input" in op["pads"]["inputs"]]
+COMPOSERS = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"] if "aux" in op["pads"]["inputs"]]
 
 
 def rect(x, y, w, h):
@@ -230,6 +233,35 @@ def case_every_choice_at_max(op):
             expect(non_finite(px) == 0, f"non-finite output with {spec.name} = {value} and the numbers at their maximum")
 
 
+def case_file_paths(op):
+    """Every file-path property given no file, a folder, a device that never ends, a fifo, a
+    file that is not a picture and a missing one: the built-in default, finite output, no hang."""
+    import tempfile
+    folder = tempfile.mkdtemp()
+    garbage = os.path.join(folder, "garbage.png")
+    with open(garbage, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + b"\xff" * 4000)
+    fifo = os.path.join(folder, "fifo.png")
+    os.mkfifo(fifo)
+    paths = [s.name for s in Gegl.Operation.list_properties("mercurial:" + op) if s.value_type.name == "gchararray"]
+    if not paths:
+        return
+    for path in ["", "/", "/dev/zero", "/dev/urandom", fifo, garbage, os.path.join(folder, "missing.png")]:
+        g = Gegl.Node()
+        t = text(g)
+        node = op_node(g, op)
+        t.link(node)
+        for name in paths:
+            node.set_property(name, path)
+        if "source" in [s.name for s in Gegl.Operation.list_properties("mercurial:" + op)]:
+            node.set_property("source", 1)
+        box = node.get_bounding_box()
+        px = render(node, box.x, box.y, max(1, box.width), max(1, box.height))
+        expect(non_finite(px) == 0, f"non-finite output with the file {path!r}")
+    import shutil
+    shutil.rmtree(folder)
+
+
 def case_odd_extents(op):
     """Extents 1×1, 30000×2 and one far from the origin at a negative position."""
     for (x, y, w, h) in [(0, 0, 1, 1), (0, 0, 30000, 2), (-70001, -3, 5, 9)]:
@@ -268,8 +300,9 @@ for _op in OPS:
                        ("infinite-input-whole", case_infinite_input_whole),
                        ("nan-pixels", case_nan_pixels), ("property-extremes", case_property_extremes),
                        ("every-choice-at-max", case_every_choice_at_max),
-                       ("odd-extents", case_odd_extents), ("formats", case_formats)]:
-        if _op == "hemisphere-light-render" and _name not in ("no-input", "property-extremes", "every-choice-at-max"):
+                       ("odd-extents", case_odd_extents), ("formats", case_formats),
+                       ("file-paths", case_file_paths)]:
+        if _op not in FILTERS and _name not in ("no-input", "property-extremes", "every-choice-at-max"):
             continue
         CASES[f"{_op}/{_name}"] = (_fn, _op)
     if _op in COMPOSERS:

@@ -17,7 +17,9 @@ processes under memory and time limits and prints the seed of a failing batch.
 Usage: fuzz.py SEED FIRST COUNT     iterations FIRST..FIRST+COUNT-1 of SEED
        fuzz.py SEED I --show        print iteration I's graph without rendering
 """
+import json
 import math
+import os
 import random
 import struct
 import sys
@@ -28,9 +30,11 @@ import gi
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
-OURS = ["height-field-from-mask", "shaded-material", "hemisphere-light-render", "holographic-hue", "liquid-metal",
-        "lit-relief", "shaded-material-from-mask"]
-COMPOSERS = {"shaded-material", "holographic-hue", "lit-relief", "shaded-material-from-mask"}
+# The one list of ops: plugin-manifest, which a test holds equal to what the plug-in registers.
+MANIFEST = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plugin-manifest")))
+OURS = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"]]
+RENDERERS = {op["name"].split(":", 1)[1] for op in MANIFEST["operations"] if "input" not in op["pads"]["inputs"]}
+COMPOSERS = {op["name"].split(":", 1)[1] for op in MANIFEST["operations"] if "aux" in op["pads"]["inputs"]}
 FORMATS = ["RGBA float", "Y u8", "YA float", "R'G'B'A u8", "RGB u16", "Y'A u16", "RaGaBaA float", "RGBA half"]
 
 
@@ -115,7 +119,7 @@ def build(rng, describe):
         except (TypeError, ValueError, OverflowError):
             pass
     describe.append(f"mercurial:{op} " + " ".join(props))
-    if op != "hemisphere-light-render":
+    if op not in RENDERERS:
         last.link(node)
     if op in COMPOSERS and rng.random() < 0.7:
         auxkind = rng.choice(["hemisphere", "board", "text", "empty"])

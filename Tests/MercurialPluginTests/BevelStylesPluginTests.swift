@@ -105,13 +105,16 @@ final class BevelStylesPluginTests: PluginTestCase {
     }
 
     /// Each technique is its profile (Smooth = Core Image, Chisel hard = linear, Chisel soft =
-    /// round), and the default technique follows the profile property.
+    /// round); "Other profile" follows the profile property, and the default is Smooth.
     func testTechniquesAreTheirProfiles() {
+        let other: [String: Value] = ["technique": .string("profile")]
         for (technique, profile) in [("smooth", "core-image"), ("chisel-hard", "linear"), ("chisel-soft", "round")] {
             XCTAssertEqual(metal(["technique": .string(technique), "profile": .string("smooth")]),
-                           metal(["profile": .string(profile)]), technique)
+                           metal(other.merging(["profile": .string(profile)]) { a, _ in a }), technique)
         }
-        XCTAssertNotEqual(metal(["profile": .string("linear")]), metal([:]))
+        XCTAssertNotEqual(metal(other.merging(["profile": .string("linear")]) { a, _ in a }), metal([:]))
+        XCTAssertEqual(metal(["profile": .string("linear")]), metal([:]), "the profile acts only under Other profile")
+        XCTAssertEqual(metal(other), metal([:]), "Smooth is the Core Image profile, the profile's default")
     }
 
     /// The light angle moves the key light: lit from the right (0°), the disc's right rim is

@@ -34,13 +34,13 @@ final class HeightFieldPluginTests: PluginTestCase {
         let n = g.add(op)
         XCTAssertEqual(g.get(n, "radius"), "10.0")
         XCTAssertEqual(g.get(n, "profile"), "core-image")
-        XCTAssertEqual(g.get(n, "mask"), "luminance-alpha")
+        XCTAssertEqual(g.get(n, "mask"), "alpha")
         g.set(n, "radius", .double(37.25))
         g.set(n, "profile", .string("smooth"))
-        g.set(n, "mask", .string("alpha"))
+        g.set(n, "mask", .string("luminance-alpha"))
         XCTAssertEqual(g.get(n, "radius"), "37.25")
         XCTAssertEqual(g.get(n, "profile"), "smooth")
-        XCTAssertEqual(g.get(n, "mask"), "alpha")
+        XCTAssertEqual(g.get(n, "mask"), "luminance-alpha")
         // Out of range: GLib refuses the value (with a warning) and the old one stays.
         g.set(n, "radius", .double(1e6))
         XCTAssertEqual(g.get(n, "radius"), "37.25")
@@ -57,7 +57,7 @@ final class HeightFieldPluginTests: PluginTestCase {
                 for soften in [0.0, 1.7] {
                     let g = Graph()
                     let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-                    let hf = g.add(op, ["radius": .double(7.5), "profile": .string(profile == .round ? "round" : "core-image"),
+                    let hf = g.add(op, ["mask": .string("luminance-alpha"), "radius": .double(7.5), "profile": .string(profile == .round ? "round" : "core-image"),
                                         "style": .string(nicks[style.rawValue]), "soften": .double(soften),
                                         "keep-alpha": .bool(true)])
                     g.link(src, hf)
@@ -120,7 +120,7 @@ final class HeightFieldPluginTests: PluginTestCase {
         for profile in BevelProfile.allCases {
             let g = Graph()
             let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-            let hf = g.add(op, ["radius": .double(7.5), "profile": .string(["core-image", "round", "linear", "smooth"][profile.rawValue])])
+            let hf = g.add(op, ["mask": .string("luminance-alpha"), "radius": .double(7.5), "profile": .string(["core-image", "round", "linear", "smooth"][profile.rawValue])])
             g.link(src, hf)
             let box = g.boundingBox(hf)
             XCTAssertTrue(box == (13, -7, 96, 80), "output keeps the input's extent, got \(box)")
@@ -140,7 +140,7 @@ final class HeightFieldPluginTests: PluginTestCase {
             for (threads, tile) in [(1, 128), (2, 128), (2, 32), (1, 17)] {
                 let g = Graph()
                 let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-                let hf = g.add(op, ["radius": .double(9), "profile": .string(profile)])
+                let hf = g.add(op, ["mask": .string("luminance-alpha"), "radius": .double(9), "profile": .string(profile)])
                 g.link(src, hf)
                 results.append(render(g, hf, x: 13, y: -7, width: 96, height: 80, format: "Y float", components: 1,
                                       threads: threads, tile: tile))
@@ -154,7 +154,7 @@ final class HeightFieldPluginTests: PluginTestCase {
     func testInfiniteExtentInput() {
         let g = Graph()
         let board = g.add("gegl:checkerboard", ["x": .int(40), "y": .int(40)])
-        let hf = g.add(op, ["radius": .double(12)])
+        let hf = g.add(op, ["mask": .string("luminance-alpha"), "radius": .double(12)])
         g.link(board, hf)
         XCTAssertGreaterThan(g.boundingBox(hf).width, 1 << 28)
         // A hang here would stall the run; the hostile-input suite runs such cases under a time limit.
@@ -166,7 +166,7 @@ final class HeightFieldPluginTests: PluginTestCase {
     /// Nothing on the input pad: empty output, no crash.
     func testMissingInput() {
         let g = Graph()
-        let hf = g.add(op)
+        let hf = g.add(op, ["mask": .string("luminance-alpha")])
         XCTAssertEqual(g.boundingBox(hf).width, 0)
         let out = render(g, hf, x: 0, y: 0, width: 16, height: 16, format: "Y float", components: 1)
         XCTAssertEqual(out, [Float](repeating: 0, count: 256))
@@ -182,7 +182,7 @@ final class HeightFieldPluginTests: PluginTestCase {
         for profile in ["core-image", "round", "linear", "smooth"] {
             let g = Graph()
             let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-            let hf = g.add(op, ["radius": .double(6), "profile": .string(profile)])
+            let hf = g.add(op, ["mask": .string("luminance-alpha"), "radius": .double(6), "profile": .string(profile)])
             g.link(src, hf)
             let out = render(g, hf, x: 0, y: 0, width: 40, height: 40, format: "Y float", components: 1)
             XCTAssertTrue(out.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }, profile)

@@ -72,7 +72,7 @@ final class LiquidMetalPluginTests: PluginTestCase {
     func liquidMetal(_ buffer: Buffer, aux: Bool, scale: Double = 10) -> (Graph, Node) {
         let g = Graph()
         let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(6)])
+        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(6), "mask": .string("luminance-alpha")])
         let shaded = g.add("mercurial:shaded-material", ["scale": .double(scale)])
         g.link(src, hf, shaded)
         if aux {

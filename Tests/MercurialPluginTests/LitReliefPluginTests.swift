@@ -41,7 +41,7 @@ final class LitReliefPluginTests: PluginTestCase {
         return (g, node)
     }
 
-    let lit: [String: Value] = ["light1-x": .double(0.3), "light1-y": .double(0.1), "light1-z": .double(0.4),
+    let lit: [String: Value] = ["light1-type": .string("point"), "light1-x": .double(0.3), "light1-y": .double(0.1), "light1-z": .double(0.4),
                                 "light1-falloff": .double(1.5), "light2-enabled": .bool(true), "contrast": .double(6),
                                 "smoothness": .double(0.5), "shininess": .double(25)]
 
@@ -65,13 +65,16 @@ final class LitReliefPluginTests: PluginTestCase {
                                direction: ReliefLight.direction(azimuth: 315, elevation: 30),
                                color: SIMD3(0.55, 0.65, 1) * 0.5, falloff: 1, reach: reach)
         return LitReliefParameters(smoothness: 0.5, contrast: 6, lights: [key, fill], ambient: SIMD3(repeating: 0.3),
-                                   specular: SIMD3(repeating: 0.6), shininess: 25)
+                                   specular: SIMD3(repeating: 0.8), shininess: 25)
     }
 
+    /// The graph op keeps its aux pad and stays out of GIMP's menus; its menu sibling has no aux pad.
     func testListedWithKeys() {
         XCTAssertTrue(Gegl.hasOperation(op))
-        XCTAssertEqual(Gegl.key(op, "gimp:menu-path"), "<Image>/Filters/Light and Shadow/Mercurial")
+        XCTAssertNil(Gegl.key(op, "gimp:menu-path"))
         XCTAssertEqual(Gegl.key(op, "position-dependent"), "true")
+        XCTAssertEqual(Gegl.key("mercurial:relief-lighting", "gimp:menu-path"), "<Image>/Filters/Light and Shadow/Mercurial")
+        XCTAssertEqual(Gegl.key("mercurial:relief-lighting", "position-dependent"), "true")
     }
 
     func testGraphEqualsKernelWithAuxHeight() {

@@ -30,6 +30,8 @@ final class ManifestTests: PluginTestCase {
                         if let v = p.maximum { d["maximum"] = v }
                         if let v = p.uiMinimum { d["ui_minimum"] = v }
                         if let v = p.uiMaximum { d["ui_maximum"] = v }
+                        if !p.keys.isEmpty { d["keys"] = p.keys }
+                        if !p.choices.isEmpty { d["choices"] = p.choices }
                         return d
                     },
                 ]

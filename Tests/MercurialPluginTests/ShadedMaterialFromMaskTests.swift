@@ -32,7 +32,7 @@ final class ShadedMaterialFromMaskTests: PluginTestCase {
 
     func testEqualsTheTwoOpsChained() {
         let cases: [([String: Value], Double)] = [
-            ([:], 10),
+            (["mask": .string("luminance-alpha")], 10),
             (["mask": .string("alpha"), "radius": .double(6)], 14),
             (["mask": .string("alpha"), "radius": .double(9), "style": .string("outer-bevel"), "soften": .double(2)], -8),
             (["mask": .string("alpha"), "radius": .double(7), "profile": .string("round"), "style": .string("pillow-emboss")], 12),

@@ -1,0 +1,88 @@
+import GeglBridge
+import MercurialKernels
+
+/// mercurial:matcap — Shaded Material for GIMP's menu: the layer's shape bevelled and shaded by a lit
+/// sphere, from one of the metal looks or a matcap picture file (no aux pad, so GIMP 3 keeps it as a
+/// live filter). Inner graph: input → shaded material from mask ← hemisphere render or gegl:load.
+enum Matcap: MetaOperation {
+    // MARK: Properties
+
+    struct Properties: PropertySet {
+        var source = ShadingSource.look
+        var look = MaterialPreset.brightChrome
+        var file = ""
+        var mask = MaskChannel.alpha
+        var style = BevelStyle.inner
+        var technique = BevelTechnique.smooth
+        var profile = BevelProfile.coreImage
+        var radius = 8.0
+        var depth = 10.0
+        var soften = 0.0
+
+        static let declarations: [PropertyDeclaration<Properties>] = [
+            .choice(\.source, "source", "Shading", "A built-in look, or a matcap picture (a lit sphere) from a file."),
+            .choice(\.look, "look", "Look", "The metal and the lights on it.").visible("source {look}"),
+            .filePath(\.file, "file", "Matcap file",
+                      "A picture of a lit sphere filling the frame (unreadable: the built-in look).")
+                .visible("source {file}"),
+            .choice(\.mask, "mask", "Shape from", "Which part of the layer is the shape."),
+            .choice(\.style, "style", "Style", "Where the bevel lies: inside the shape, around it, or both."),
+            .choice(\.technique, "technique", "Technique", "Smooth: a soft rounded rise. Chisel: a straight or rounded chamfer."),
+            .choice(\.profile, "profile", "Profile", "The bevel's cross-section.").visible("technique {profile}"),
+            .double(\.radius, "radius", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...60,
+                    gamma: 1.5, digits: 1, unit: .pixelDistance, "How far from the edge the bevel reaches."),
+            .double(\.depth, "depth", "Depth", range: -1000...1000, ui: -40...40, digits: 1,
+                    "How steep the bevel looks (negative: engraved)."),
+            .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16, digits: 1,
+                    unit: .pixelDistance, "Blurs the bevel's surface before it is shaded."),
+        ]
+    }
+
+    /// Where the shading comes from.
+    enum ShadingSource: Int, CaseIterable, Sendable, PropertyEnum {
+        case look = 0, file
+        static let typeName = "MercurialShadingSource"
+        var label: EnumCase {
+            switch self {
+            case .look: EnumCase("look", "Built-in look")
+            case .file: EnumCase("file", "Matcap file")
+            }
+        }
+    }
+
+    // MARK: Graph
+
+    static func attach(_ graph: MetaGraph) {
+        let surface = graph.add("mercurial:shaded-material-from-mask")
+        let sphere = graph.add("mercurial:hemisphere-light-render")
+        graph.link(graph.input, surface, graph.output)
+        graph.connect(sphere, to: surface, pad: "aux")
+        // The surface reads the whole shading image for every region it shades: keep it rendered.
+        graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
+        graph.name(sphere, "sphere")
+        graph.name(surface, "surface")
+        graph.redirect(\Properties.mask, to: surface, "mask")
+        graph.redirect(\Properties.style, to: surface, "style")
+        graph.redirect(\Properties.radius, to: surface, "radius")
+        graph.redirect(\Properties.depth, to: surface, "scale")
+        graph.redirect(\Properties.soften, to: surface, "soften")
+    }
+
+    /// The look onto the sphere, the technique's profile onto the surface, and the shading image
+    /// (the file's picture, or the sphere) onto its aux pad.
+    static func update(_ graph: MetaGraph, _ p: Properties) {
+        guard let sphere = graph.child("sphere"), let surface = graph.child("surface") else { return }
+        graph.set(surface, "profile", (p.technique.profile ?? p.profile).label.nick)
+        p.look.look.light(sphere, in: graph)
+        graph.connectImageFile(p.source == .file ? p.file : "", to: surface, pad: "aux", fallback: sphere)
+    }
+
+    // MARK: Keys
+
+    static let info = OperationInfo(
+        name: "mercurial:matcap", title: "Shaded Material",
+        categories: ["light", "decor"],
+        description: "Bevels the layer's shape and shades it with a metal look or a matcap picture.",
+        keys: [("gimp:menu-path", "<Image>/Filters/Light and Shadow/Mercurial"),
+               ("gimp:menu-label", "Shaded Material…")])
+}
