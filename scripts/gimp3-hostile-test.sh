@@ -22,8 +22,9 @@ rm -rf "$root$profile"
 mkdir -p "$root$profile/.local/share/gegl-0.4/plug-ins" "$root$profile/out"
 install -m 0644 "$plugin" "$root$profile/.local/share/gegl-0.4/plug-ins/mercurial.so"
 
-ops='("mercurial:height-field-from-mask" "mercurial:shaded-material" "mercurial:hemisphere-light-render"
-      "mercurial:holographic-hue" "mercurial:liquid-metal" "mercurial:lit-relief")'
+# Every op of plugin-manifest (the one list of ops), as a Scheme list of strings.
+names="$(/usr/bin/python3 -c 'import json; print(" ".join(o["name"].split(":")[1] for o in json.load(open("plugin-manifest"))["operations"]))')"
+ops="($(for n in $names; do printf '"mercurial:%s" ' "$n"; done))"
 read -r -d '' script <<SCM || true
 (begin
   (define (layer-image w h fill)
@@ -52,7 +53,7 @@ timeout 1200 chroot "$root" /usr/bin/env HOME=$profile GEGL_USE_OPENCL=no \
     gimp-console-3.0 -i -d --quit --batch-interpreter=plug-in-script-fu-eval -b "$script" >"$log" 2>&1 || status=$?
 passed=0 failed=0
 for kind in 1x1 empty-alpha 8000x8000; do
-    for op in height-field-from-mask shaded-material hemisphere-light-render holographic-hue liquid-metal lit-relief; do
+    for op in $names; do
         if grep -q "saved $kind mercurial:$op" "$log" && ls "$root$profile/out/$kind-$op".* >/dev/null 2>&1; then
             echo "ok   GIMP 3: mercurial:$op on a $kind layer, applied and saved"; passed=$((passed + 1))
         else

@@ -14,6 +14,7 @@ enum HolographicFoil: MetaOperation {
             let lifted = declaration.lifted(into: \Properties.controls)
             return declaration.property.name == "strength" ? lifted.defaulting(to: 0.5) : lifted
         }
+        // The file last: GIMP 3.0's plug-in API cannot carry a file-path property and drops every one after it.
         static let declarations: [PropertyDeclaration<Properties>] = controls + [
             .filePath(\.patternFile, "pattern-file", "Pattern file",
                       "A picture whose brightness replaces the cells (none: the cells)."),

@@ -47,7 +47,7 @@ enum HolographicHue: PointComposerOperation {
     // MARK: Keys
 
     static let info = OperationInfo(
-        name: "mercurial:holographic-hue", title: "Holographic Foil",
+        name: "mercurial:holographic-hue", title: "Holographic Hue (aux pattern)",
         categories: ["light", "artistic"],
         description: "Trading-card foil: cells of rainbow hue (from a Voronoi pattern or the aux pattern) mixed "
             + "over the picture.",

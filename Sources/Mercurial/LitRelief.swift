@@ -144,7 +144,7 @@ enum LitReliefOp: ComposerOperation {
     // MARK: Keys
 
     static let info = OperationInfo(
-        name: "mercurial:lit-relief", title: "Lit Relief",
+        name: "mercurial:lit-relief", title: "Lit Relief (aux height)",
         categories: ["light", "map"],
         description: "Lights a colour layer through its relief (from the layer or an aux height field) with two "
             + "lights and gloss, or writes its normal map.",

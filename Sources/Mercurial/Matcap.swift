@@ -22,9 +22,6 @@ enum Matcap: MetaOperation {
         static let declarations: [PropertyDeclaration<Properties>] = [
             .choice(\.source, "source", "Shading", "A built-in look, or a matcap picture (a lit sphere) from a file."),
             .choice(\.look, "look", "Look", "The metal and the lights on it.").visible("source {look}"),
-            .filePath(\.file, "file", "Matcap file",
-                      "A picture of a lit sphere filling the frame (unreadable: the built-in look).")
-                .visible("source {file}"),
             .choice(\.mask, "mask", "Shape from", "Which part of the layer is the shape."),
             .choice(\.style, "style", "Style", "Where the bevel lies: inside the shape, around it, or both."),
             .choice(\.technique, "technique", "Technique", "Smooth: a soft rounded rise. Chisel: a straight or rounded chamfer."),
@@ -35,6 +32,10 @@ enum Matcap: MetaOperation {
                     "How steep the bevel looks (negative: engraved)."),
             .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16, digits: 1,
                     unit: .pixelDistance, "Blurs the bevel's surface before it is shaded."),
+            // Last: GIMP 3.0's plug-in API cannot carry a file-path property and drops every one after it.
+            .filePath(\.file, "file", "Matcap file",
+                      "A picture of a lit sphere filling the frame (unreadable: the built-in look).")
+                .visible("source {file}"),
         ]
     }
 

@@ -256,7 +256,7 @@ enum ShadedMaterialFromMask: ComposerOperation {
     // MARK: Keys
 
     static let info = OperationInfo(
-        name: "mercurial:shaded-material-from-mask", title: "Shaded Material from Mask",
+        name: "mercurial:shaded-material-from-mask", title: "Shaded Material from Mask (aux sphere)",
         categories: ["light", "map"],
         description: "Height Field from Mask, then Shaded Material, in one pass (the same pixels as the two chained).",
         auxLabel: "Shading image", auxDescription: "A lit hemisphere (e.g. mercurial:hemisphere-light-render) or any matcap")

@@ -180,7 +180,7 @@ enum ShadedMaterialOp: ComposerOperation {
     // MARK: Keys
 
     static let info = OperationInfo(
-        name: "mercurial:shaded-material", title: "Shaded Material",
+        name: "mercurial:shaded-material", title: "Shaded Material (aux sphere)",
         categories: ["light", "map"],
         description: "Shades a height field by looking each surface normal up in the lit sphere on the aux pad "
             + "(Core Image's CIShadedMaterial).",

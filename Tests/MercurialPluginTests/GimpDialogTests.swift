@@ -21,9 +21,14 @@ final class GimpDialogTests: PluginTestCase {
                 XCTAssertFalse(names.contains(reserved), "\(op): GIMP never shows a property named \(reserved)")
             }
         }
+        // GIMP's action search lists every op by title: no graph op may take a menu op's title (an
+        // artist would pick the one GIMP merges).
+        let menuTitles = Set(Self.menuOps.compactMap { Gegl.key($0, "title") })
+        XCTAssertEqual(menuTitles.count, Self.menuOps.count)
         for op in ["mercurial:shaded-material", "mercurial:holographic-hue", "mercurial:lit-relief",
                    "mercurial:shaded-material-from-mask"] {
             XCTAssertTrue(Gegl.pads(op).inputs.contains("aux"), "\(op) keeps its aux pad for graphs")
+            XCTAssertFalse(menuTitles.contains(Gegl.key(op, "title") ?? ""), "\(op) has a menu op's title")
         }
     }
 
