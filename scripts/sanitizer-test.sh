@@ -103,6 +103,9 @@ mercurial:hemisphere-light-render size=96
 $text mercurial:holographic-hue strength=0.5 cell-size=6
 $text mercurial:liquid-metal radius=6 foil=0.2
 $text mercurial:lit-relief light2-enabled=true
+$text mercurial:matcap radius=5
+$text mercurial:holographic-foil cell-size=6
+$text mercurial:relief-lighting light2-enabled=true
 GRAPHS
             rm -rf "$stage"
             ;;
