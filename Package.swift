@@ -8,6 +8,7 @@ import PackageDescription
 //   CVector           inline C for what Swift cannot say: cache prefetch hints, vector roots, quotients, loads
 //   MercurialKernels  Swift image kernels, no GEGL import, testable alone: the types, and the loops
 //   MercurialKernelsV3 the same loops built for x86-64-v3, on the same types
+//   GeglTypes         GLib's fundamental type numbers and node linking, shared by GeglBridge and GeglHost
 //   GeglBridge        the only module that touches the C ABI (GType, GValue, GeglBuffer, callbacks)
 //   Mercurial         one short file per operation + the module entry points; built as libmercurial.so
 //   GeglHost          host-side helpers (start GEGL, build graphs) for the tests and the benchmark
@@ -63,9 +64,11 @@ let package = Package(
         .target(name: "MercurialKernelsV3", dependencies: ["MercurialKernels", "CVector"],
                 swiftSettings: [.unsafeFlags([kernelOptimization, "-target-cpu", "haswell"]),
                                 .define("MERCURIAL_KERNELS_V3"), .swiftLanguageMode(.v5)]),
-        .target(name: "GeglBridge", dependencies: ["CGegl"]),
+        // GLib's type numbers and node linking, once for both sides of GEGL's API.
+        .target(name: "GeglTypes", dependencies: ["CGegl"]),
+        .target(name: "GeglBridge", dependencies: ["CGegl", "GeglTypes"]),
         // Host-side helpers (start GEGL, build graphs, render) shared by the tests and the benchmark.
-        .target(name: "GeglHost", dependencies: ["CGegl"]),
+        .target(name: "GeglHost", dependencies: ["CGegl", "GeglTypes"]),
         .target(
             name: "Mercurial",
             dependencies: ["GeglBridge", "MercurialKernels", "MercurialKernelsV3"],

@@ -1,4 +1,5 @@
 import CGegl
+import GeglTypes
 
 // Typed views of the buffers GEGL hands an operation's process. Each wraps a C pointer that is
 // valid only during the callback it was passed to; op files never see the pointer itself.
@@ -182,7 +183,7 @@ public struct OutputBuffer {
 /// An integer property of a GObject (a buffer's "tile-height", GEGL's configured "threads").
 func intGObjectProperty(_ object: UnsafeMutableRawPointer, _ name: String) -> Int {
     var value = GValue()
-    g_value_init(&value, fundamental(6))
+    g_value_init(&value, Fundamental.int)
     defer { g_value_unset(&value) }
     // Why the cast: the object is a GObject; the property getter takes the base type.
     g_object_get_property(object.assumingMemoryBound(to: GObject.self), name, &value)

@@ -1,4 +1,5 @@
 import CGegl
+import GeglTypes
 import Glibc
 
 // The inner graph of a meta operation. Op files build it with node names and property names;
@@ -67,12 +68,12 @@ public final class MetaGraph: @unchecked Sendable {
 
     /// Chains nodes output → input, left to right.
     public func link(_ nodes: GraphNode...) {
-        for (a, b) in zip(nodes, nodes.dropFirst()) { gegl_node_link(a.node, b.node) }
+        linkNodes(nodes.map(\.node))
     }
 
     /// Connects `source`'s output to `pad` of `sink`.
     public func connect(_ source: GraphNode, to sink: GraphNode, pad: String) {
-        gegl_node_connect_from(sink.node, pad, source.node, "output")
+        connectNode(source.node, to: sink.node, pad: pad)
     }
 
     /// Takes whatever is connected to `pad` of `sink` away.
@@ -128,12 +129,12 @@ public final class MetaGraph: @unchecked Sendable {
         g_value_init(&value, spec.pointee.value_type)
         defer { g_value_unset(&value) }
         switch g_type_fundamental(spec.pointee.value_type) {
-        case fundamental(15): g_value_set_double(&value, number)
-        case fundamental(14): g_value_set_float(&value, Float(number))
-        case fundamental(6): g_value_set_int(&value, gint(clamping: Int(number.rounded())))
-        case fundamental(7): g_value_set_uint(&value, guint(clamping: Int(number.rounded())))
-        case fundamental(5): g_value_set_boolean(&value, number != 0 ? 1 : 0)
-        case fundamental(12): g_value_set_enum(&value, gint(clamping: Int(number.rounded())))
+        case Fundamental.double: g_value_set_double(&value, number)
+        case Fundamental.float: g_value_set_float(&value, Float(number))
+        case Fundamental.int: g_value_set_int(&value, gint(clamping: Int(number.rounded())))
+        case Fundamental.uint: g_value_set_uint(&value, guint(clamping: Int(number.rounded())))
+        case Fundamental.boolean: g_value_set_boolean(&value, number != 0 ? 1 : 0)
+        case Fundamental.enumeration: g_value_set_enum(&value, gint(clamping: Int(number.rounded())))
         default: return
         }
         gegl_node_set_property(target.node, property, &value)
@@ -150,9 +151,9 @@ public final class MetaGraph: @unchecked Sendable {
         g_value_init(&value, spec.pointee.value_type)
         defer { g_value_unset(&value) }
         switch g_type_fundamental(spec.pointee.value_type) {
-        case fundamental(12): g_value_set_enum(&value, gint(number))
-        case fundamental(6): g_value_set_int(&value, gint(number))
-        case fundamental(5): g_value_set_boolean(&value, number != 0 ? 1 : 0)
+        case Fundamental.enumeration: g_value_set_enum(&value, gint(number))
+        case Fundamental.int: g_value_set_int(&value, gint(number))
+        case Fundamental.boolean: g_value_set_boolean(&value, number != 0 ? 1 : 0)
         default: return
         }
         g_object_set_property(object, property, &value)
@@ -160,7 +161,7 @@ public final class MetaGraph: @unchecked Sendable {
 
     public func set(_ target: GraphNode, _ property: String, _ string: String) {
         var value = GValue()
-        g_value_init(&value, fundamental(16))
+        g_value_init(&value, Fundamental.string)
         defer { g_value_unset(&value) }
         g_value_set_string(&value, string)
         gegl_node_set_property(target.node, property, &value)
@@ -179,5 +180,3 @@ public final class MetaGraph: @unchecked Sendable {
     }
 }
 
-/// GType numbers of fundamental types (the G_TYPE_* macros are not imported into Swift).
-func fundamental(_ n: Int) -> GType { GType(n << Int(G_TYPE_FUNDAMENTAL_SHIFT)) }

@@ -1,4 +1,5 @@
 import CGegl
+import GeglTypes
 import Glibc
 
 // The host side of GEGL's C API, for the tests and the benchmark: start GEGL, load a plug-in
@@ -18,7 +19,7 @@ public enum Gegl {
         setenv("GEGL_PATH", pluginDirectory.map { "\($0):\(system)" } ?? system, 1)
         if gpl3, let config = gegl_config() {
             var v = GValue()
-            g_value_init(&v, fundamental(16))
+            g_value_init(&v, Fundamental.string)
             g_value_set_string(&v, "GPL3")
             g_object_set_property(UnsafeMutableRawPointer(config).assumingMemoryBound(to: GObject.self),
                                   "application-license", &v)
@@ -60,7 +61,7 @@ public enum Gegl {
     public static func configure(_ property: String, _ value: Int) {
         guard let config = gegl_config() else { return }
         var v = GValue()
-        g_value_init(&v, fundamental(6))
+        g_value_init(&v, Fundamental.int)
         g_value_set_int(&v, gint(value))
         g_object_set_property(UnsafeMutableRawPointer(config).assumingMemoryBound(to: GObject.self), property, &v)
         g_value_unset(&v)
@@ -135,7 +136,7 @@ extension Gegl {
     }
 
     static func choices(_ type: GType) -> [String] {
-        guard g_type_fundamental(type) == fundamental(12), let raw = g_type_class_ref(type) else { return [] }
+        guard g_type_fundamental(type) == Fundamental.enumeration, let raw = g_type_class_ref(type) else { return [] }
         defer { g_type_class_unref(raw) }
         let klass = raw.assumingMemoryBound(to: GEnumClass.self)
         return (0..<Int(klass.pointee.n_values)).map { String(cString: klass.pointee.values[$0].value_nick) }
@@ -144,12 +145,12 @@ extension Gegl {
     static func describe(_ value: UnsafeMutablePointer<GValue>) -> String {
         let t = value.pointee.g_type
         switch g_type_fundamental(t) {
-        case fundamental(15): return "\(g_value_get_double(value))"
-        case fundamental(6): return "\(g_value_get_int(value))"
-        case fundamental(7): return "\(g_value_get_uint(value))"
-        case fundamental(5): return g_value_get_boolean(value) != 0 ? "true" : "false"
-        case fundamental(16): return g_value_get_string(value).map { String(cString: $0) } ?? ""
-        case fundamental(12):
+        case Fundamental.double: return "\(g_value_get_double(value))"
+        case Fundamental.int: return "\(g_value_get_int(value))"
+        case Fundamental.uint: return "\(g_value_get_uint(value))"
+        case Fundamental.boolean: return g_value_get_boolean(value) != 0 ? "true" : "false"
+        case Fundamental.string: return g_value_get_string(value).map { String(cString: $0) } ?? ""
+        case Fundamental.enumeration:
             let klass = g_type_class_ref(t)!.assumingMemoryBound(to: GEnumClass.self)
             defer { g_type_class_unref(klass) }
             return g_enum_get_value(klass, g_value_get_enum(value)).map { String(cString: $0.pointee.value_nick) } ?? "?"
@@ -164,7 +165,6 @@ extension Gegl {
     }
 }
 
-func fundamental(_ n: Int) -> GType { GType(n << Int(G_TYPE_FUNDAMENTAL_SHIFT)) }
 
 /// A value for a node property.
 public enum Value {
@@ -239,19 +239,19 @@ public final class Graph {
         g_value_init(&v, t)
         defer { g_value_unset(&v) }
         switch (g_type_fundamental(t), value) {
-        case let (fundamental(15), .double(d)): g_value_set_double(&v, d)
-        case let (fundamental(15), .int(i)): g_value_set_double(&v, Double(i))
-        case let (fundamental(14), .double(d)): g_value_set_float(&v, Float(d))
-        case let (fundamental(6), .int(i)): g_value_set_int(&v, gint(i))
-        case let (fundamental(7), .int(i)): g_value_set_uint(&v, guint(i))
-        case let (fundamental(5), .bool(b)): g_value_set_boolean(&v, b ? 1 : 0)
-        case let (fundamental(16), .string(s)): g_value_set_string(&v, s)
-        case let (fundamental(12), .string(nick)):
+        case let (Fundamental.double, .double(d)): g_value_set_double(&v, d)
+        case let (Fundamental.double, .int(i)): g_value_set_double(&v, Double(i))
+        case let (Fundamental.float, .double(d)): g_value_set_float(&v, Float(d))
+        case let (Fundamental.int, .int(i)): g_value_set_int(&v, gint(i))
+        case let (Fundamental.uint, .int(i)): g_value_set_uint(&v, guint(i))
+        case let (Fundamental.boolean, .bool(b)): g_value_set_boolean(&v, b ? 1 : 0)
+        case let (Fundamental.string, .string(s)): g_value_set_string(&v, s)
+        case let (Fundamental.enumeration, .string(nick)):
             let klass = g_type_class_ref(t)!.assumingMemoryBound(to: GEnumClass.self)
             defer { g_type_class_unref(klass) }
             guard let ev = g_enum_get_value_by_nick(klass, nick) else { print("warning: no \(nick) in \(name)"); return }
             g_value_set_enum(&v, ev.pointee.value)
-        case let (fundamental(12), .int(i)): g_value_set_enum(&v, gint(i))
+        case let (Fundamental.enumeration, .int(i)): g_value_set_enum(&v, gint(i))
         case let (_, .string(s)) where t == gegl_color_get_type():
             g_value_take_object(&v, UnsafeMutableRawPointer(gegl_color_new(s)))
         case let (_, .buffer(b)):
@@ -291,12 +291,12 @@ public final class Graph {
 
     /// Links nodes output → input, left to right.
     public func link(_ nodes: Node...) {
-        for (a, b) in zip(nodes, nodes.dropFirst()) { gegl_node_link(a.node, b.node) }
+        linkNodes(nodes.map(\.node))
     }
 
     /// Connects `source`'s output to `pad` of `sink`.
     public func connect(_ source: Node, to sink: Node, pad: String) {
-        gegl_node_connect_from(sink.node, pad, source.node, "output")
+        connectNode(source.node, to: sink.node, pad: pad)
     }
 
     public func boundingBox(_ node: Node) -> (x: Int, y: Int, width: Int, height: Int) {

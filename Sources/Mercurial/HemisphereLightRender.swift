@@ -1,6 +1,5 @@
 import GeglBridge
 import MercurialKernels
-import MercurialKernelsV3
 
 /// mercurial:hemisphere-light-render — a sphere lit by up to four coloured omni lights, the
 /// shading image that Shaded Material looks normals up in.
@@ -86,10 +85,6 @@ enum HemisphereLightRender: PointRenderOperation {
         var clampedSize: Int { min(max(size, 1), HemisphereParameters.maximumSize) }
     }
 
-    /// The kernel, in the build for this CPU.
-    static let kernel: any HemisphereKernel.Type = Accelerated.choose(MercurialKernels.Hemisphere.self,
-                                                                      MercurialKernelsV3.Hemisphere.self)
-
     // MARK: Prepare
 
     struct Prepared: Sendable {
@@ -124,7 +119,7 @@ enum HemisphereLightRender: PointRenderOperation {
     // MARK: Process
 
     static func process(_ prepared: Prepared, output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        kernel.render(prepared.parameters, x: roi.x, y: roi.y, width: roi.width, count: count, into: output)
+        Kernels.hemisphere.render(prepared.parameters, x: roi.x, y: roi.y, width: roi.width, count: count, into: output)
         guard prepared.contour != .linear else { return }
         for i in 0..<count {
             for k in 0..<3 { output[4 * i + k] = prepared.contour(output[4 * i + k]) }

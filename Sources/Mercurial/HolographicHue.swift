@@ -1,16 +1,11 @@
 import GeglBridge
 import MercurialKernels
-import MercurialKernelsV3
 
 /// mercurial:holographic-hue — trading-card foil: Voronoi cells turned into hue, mixed over the input.
 enum HolographicHue: PointComposerOperation {
     // MARK: Properties
 
     typealias Properties = HolographicControls
-
-    /// The kernel, in the build for this CPU.
-    static let kernel: any HolographicKernel.Type = Accelerated.choose(MercurialKernels.Holographic.self,
-                                                                       MercurialKernelsV3.Holographic.self)
 
     // MARK: Prepare
 
@@ -40,7 +35,7 @@ enum HolographicHue: PointComposerOperation {
 
     static func process(_ prepared: Prepared, input: UnsafePointer<Float>, aux: UnsafePointer<Float>?,
                         output: UnsafeMutablePointer<Float>, count: Int, roi: Rect) {
-        kernel.apply(prepared.plan, input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width,
+        Kernels.holographic.apply(prepared.plan, input: input, aux: aux, output: output, x: roi.x, y: roi.y, width: roi.width,
                               count: count)
     }
 

@@ -102,7 +102,7 @@ enum LiquidMetal: MetaOperation {
         let input = graph.input
         // Height Field from Mask and Shaded Material in one op: no height-field buffer between
         // them. The height field carries the layer's alpha and the shading multiplies it into its
-        // own, so the letters stay cut out (a gegl:dst-in after it cost 40 % of the filter's time).
+        // own, so the letters stay cut out without a gegl:dst-in after it.
         let surface = graph.add("mercurial:shaded-material-from-mask")
         let sphere = graph.add("mercurial:hemisphere-light-render")
         let foil = graph.add("mercurial:holographic-hue")

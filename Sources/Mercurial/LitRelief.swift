@@ -1,6 +1,5 @@
 import GeglBridge
 import MercurialKernels
-import MercurialKernelsV3
 
 /// mercurial:lit-relief — a colour layer lit through its own relief by positioned lights
 /// (BristlePaint's SpriteKit normal mapping): glossy, embossed paint.
@@ -8,10 +7,6 @@ enum LitReliefOp: ComposerOperation {
     // MARK: Properties
 
     typealias Properties = LitReliefControls
-
-    /// The kernel, in the build for this CPU.
-    static let kernel: any LitReliefKernel.Type = Accelerated.choose(MercurialKernels.LitRelief.self,
-                                                                     MercurialKernelsV3.LitRelief.self)
 
     // MARK: Prepare
 
@@ -68,18 +63,11 @@ enum LitReliefOp: ComposerOperation {
 
     /// Work goes in blocks of whole tiles, `blockTileRows` tile rows high and at most `blockWidth`
     /// wide, so memory stays bounded: the block's height window is read and smoothed once, then
-    /// each piece of the block is lit from it straight into GEGL's tiles, beside the layer's own
-    /// tiles. Two tile rows (128 × 256 with GEGL's tiles): the window's margin of smoothing taps
-    /// costs less than on one (the smoothing read 41 % more rows than it made at 64, 24 % at 128),
-    /// and the block's heights, smoothed heights and smoothing rows (about 450 KB) still fit the
-    /// processor's nearest large cache.
+    /// each piece of the block is lit from it straight into GEGL's tiles. Two tile rows keep the
+    /// smoothing's margin small while the block's working set still fits the nearest large cache.
     ///
-    /// GEGL calls `process` once per region and the blocks are handed to its threads one at a
-    /// time (`Parallel.run`): all blocks then lie on the output's tile grid, and a thread that
-    /// finishes early takes the next block. Split by GEGL, each 1920-wide region was cut between
-    /// the threads at x = 960, half-way through a tile: the right half's blocks straddled tiles
-    /// (their output came as partial tiles, row by row), and each half waited for the other's;
-    /// reused memory, 9 alternated runs: ÷ floor 1.88 → 1.66, CPU 0.035 → 0.034 s.
+    /// GEGL calls `process` once per region and the blocks go to its threads one at a time
+    /// (`Parallel.run`), so every block lies on the output's tile grid and no thread idles.
     static let threading = Threading.balancedByOperation
     static let blockWidth = 256
     static let blockTileRows = 2
@@ -96,7 +84,7 @@ enum LitReliefOp: ComposerOperation {
         let layerCount = aux == nil && prepared.channel != .alpha ? 4 * windowCount : 0
         let smoothCount = (largest.width + 2) * (largest.height + 2)
         let total = windowCount + layerCount + smoothCount
-            + kernel.smoothScratchCount(p, width: largest.width, height: largest.height)
+            + Kernels.litRelief.smoothScratchCount(p, width: largest.width, height: largest.height)
         Parallel.run(items: blocks.count) { next in
             Scratch.withFloats(total) { memory in
                 let heights = memory, layer = heights + windowCount, smoothed = layer + layerCount
@@ -130,12 +118,12 @@ enum LitReliefOp: ComposerOperation {
                 heights[i] = prepared.channel.value(luminance: luminance, alpha: layer[4 * i + 3])
             }
         }
-        kernel.smooth(p, weights: prepared.weights, heights: heights, width: block.width, height: block.height,
+        Kernels.litRelief.smooth(p, weights: prepared.weights, heights: heights, width: block.width, height: block.height,
                       into: smoothed, scratch: smoothScratch)
         let columns = block.width + 2
         output.fill(block, format: prepared.outputFormat, reading: input, format: .rgbaFloat) { piece in
             let r = piece.rect
-            kernel.shade(p, smooth: smoothed + (r.y - block.y) * columns + (r.x - block.x), columns: columns,
+            Kernels.litRelief.shade(p, smooth: smoothed + (r.y - block.y) * columns + (r.x - block.x), columns: columns,
                          color: piece.input, x: r.x, y: r.y, width: r.width, height: r.height,
                          into: piece.pixels)
         }

@@ -10,19 +10,19 @@ enum ShadedMaterialFromMask: ComposerOperation {
 
     /// The two ops' own properties, declared by reference: the same names, ranges and texts.
     struct Properties: PropertySet {
-        var height = HeightFieldFromMask.Properties()
-        var shading = ShadedMaterialOp.Properties()
+        var height = HeightFieldControls()
+        var shading = ShadingControls()
 
         static let declarations: [PropertyDeclaration<Properties>] =
-            HeightFieldFromMask.Properties.declarations.filter { $0.property.name != "keep-alpha" }.map { $0.lifted(into: \.height) }
-            + ShadedMaterialOp.Properties.declarations.map { $0.lifted(into: \.shading) }
+            HeightFieldControls.declarations.filter { $0.property.name != "keep-alpha" }.map { $0.lifted(into: \.height) }
+            + ShadingControls.declarations.map { $0.lifted(into: \.shading) }
     }
 
     // MARK: Prepare
 
     struct Prepared: Sendable {
-        var height: HeightFieldFromMask.Prepared
-        var shading: ShadedMaterialOp.Prepared
+        var height: HeightFieldEngine.Prepared
+        var shading: ShadingEngine.Prepared
     }
 
     static func prepare(_ context: PrepareContext) -> Prepared {
@@ -32,8 +32,8 @@ enum ShadedMaterialFromMask: ComposerOperation {
         context.setFormat("input", .yaFloat)
         context.setFormat("aux", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return Prepared(height: HeightFieldFromMask.prepared(p.height),
-                        shading: ShadedMaterialOp.prepared(context, scale: p.shading.scale, for: info.name))
+        return Prepared(height: HeightFieldEngine.prepared(p.height),
+                        shading: ShadingEngine.prepared(context, scale: p.shading.scale, for: info.name))
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect {
@@ -44,10 +44,10 @@ enum ShadedMaterialFromMask: ComposerOperation {
     /// shading image as Shaded Material reads it.
     static func requiredForOutput(_ context: OperationContext, pad: String, roi: Rect) -> Rect {
         guard pad == "aux" else {
-            let halo = HeightFieldFromMask.parameters(context.properties.typed(Properties.self).height).halo
+            let halo = context.properties.typed(Properties.self).height.parameters.halo
             return roi.grown(by: halo + 1)
         }
-        return ShadedMaterialOp.requiredForOutput(context, pad: pad, roi: roi)
+        return ShadingEngine.auxRequired(context)
     }
 
     // MARK: Process
@@ -57,7 +57,7 @@ enum ShadedMaterialFromMask: ComposerOperation {
 
     /// A region's parts, handed to GEGL's threads one at a time: two per thread, so that a thread
     /// that drew a light part (little of the shape) takes another while one with much of it
-    /// finishes (cut in two by GEGL, a text layer's left half cost a third more than its right).
+    /// finishes.
     /// Each part reads the height field's halo around it, so parts are columns no narrower than
     /// `halosPerColumn` halos; a region too narrow for two columns per thread is cut into bands
     /// too, as GEGL would cut it (a small region still keeps every thread busy). Parts are whole
@@ -71,18 +71,18 @@ enum ShadedMaterialFromMask: ComposerOperation {
     /// and a strip, not the region's heights.
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
-        let shading = prepared.shading.shading.value { ShadedMaterialOp.shadingImage(aux, bounds: prepared.shading.auxBounds) }
+        let shading = ShadingEngine.image(prepared.shading, aux: aux)
         let halo = prepared.height.parameters.halo
         let threads = Parallel.threads, wanted = threads == 1 ? 1 : partsPerThread * threads
         let columnCount = min(wanted, max(1, roi.width / (halosPerColumn * (halo + 1))))
         let parts = output.tileGrid(roi, columns: columnCount, rows: (wanted + columnCount - 1) / columnCount)
         // Each part in columns two pixels narrower than the height field's blocks: with their
         // one-pixel ring, one block wide.
-        let widest = max(1, HeightFieldFromMask.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)
+        let widest = max(1, HeightFieldEngine.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)
         let columnWidth = parts.map { columns(of: $0, widest: widest).map(\.width).max() ?? 0 }.max() ?? 0
         let tileRows = output.tileBlocks(roi, maxWidth: roi.width).largestBlockSize.height
         // The ring: a tile row with the rows above and below it, a strip, and a row to spare.
-        let ringRows = tileRows + HeightFieldFromMask.stripRows + 4
+        let ringRows = tileRows + HeightFieldEngine.stripRows + 4
         let rowFloats = 2 * (columnWidth + 2)
         Parallel.run(items: parts.count) { next in
             Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
@@ -133,7 +133,7 @@ enum ShadedMaterialFromMask: ComposerOperation {
                         guard let heights, !block.grown(by: 1).intersection(ring.bounds).isEmpty else {
                             return piece.pixels.update(repeating: 0, count: r.count * 4)
                         }
-                        ShadedMaterialOp.kernel.shade(
+                        Kernels.shadedMaterial.shade(
                             heightAlpha: heights + 2 * ((r.y - first.y) * ring.grown.width + (r.x - column.x)),
                             rowLength: ring.grown.width, width: r.width, height: r.height,
                             scale: prepared.shading.scale, shading: shading, into: piece.pixels)
@@ -143,7 +143,7 @@ enum ShadedMaterialFromMask: ComposerOperation {
                 if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
             }
         }
-        HeightFieldFromMask.heights(prepared.height, input: input, roi: ring.inside, emit: { rect, format, pixels in
+        HeightFieldEngine.heights(prepared.height, input: input, roi: ring.inside, emit: { rect, format, pixels in
             let n = format.components
             for row in 0..<rect.height {
                 let first = pixels + n * row * rect.width
@@ -211,11 +211,7 @@ enum ShadedMaterialFromMask: ComposerOperation {
                 for i in 0..<n { pairs[2 * i] = heights[step * i]; pairs[2 * i + 1] = 1 }
             }
             // The ring beyond the bounds, left and right: the edge pixel again.
-            for i in stride(from: 0, to: left, by: 1) { target[2 * i] = target[2 * left]; target[2 * i + 1] = target[2 * left + 1] }
-            let last = left + max(n, 1) - 1
-            for i in stride(from: last + 1, to: grown.width, by: 1) {
-                target[2 * i] = target[2 * last]; target[2 * i + 1] = target[2 * last + 1]
-            }
+            ShadingEngine.repeatEdges(target, first: left, last: left + max(n, 1) - 1, width: grown.width)
             count += 1
         }
 

@@ -167,19 +167,6 @@ var mask: Buffer! = prerender { g in
     return over
 }
 
-/// Whether the x86-64-v3 kernels can run here (the plug-in's own check reads the same flags).
-let cpuHasX86_64_v3: Bool = {
-    guard let file = fopen("/proc/cpuinfo", "r") else { return false }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 1 << 16)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line)
-        guard text.hasPrefix("flags") else { continue }
-        let flags = Set(text.split(whereSeparator: { " \t\n:".contains($0) }).map(String.init))
-        return ["avx2", "fma", "bmi2", "f16c", "movbe"].allSatisfy(flags.contains)
-    }
-    return false
-}()
 
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
@@ -486,7 +473,7 @@ if runsGroup(3) {
         }
         rows.append(Row(name: "  (lit-relief kernel alone, baseline build, 1 thread, 256×64 blocks)",
                         seconds: kernelAlone(MercurialKernels.LitRelief.self), versus: "", ratio: nil, goal: ""))
-        if cpuHasX86_64_v3 {
+        if HostCPU.hasX86_64_v3 {
             rows.append(Row(name: "  (lit-relief kernel alone, x86-64-v3 build, 1 thread, 256×64 blocks)",
                             seconds: kernelAlone(MercurialKernelsV3.LitRelief.self), versus: "", ratio: nil, goal: ""))
         }

@@ -42,8 +42,9 @@ final class HostileValuesTests: PluginTestCase {
 
     /// One NaN property of every op (its first number) leaves the shaded text as it was.
     func testNaNPropertyOfEveryFilterLeavesItsDefaultPicture() {
-        for op in ["mercurial:height-field-from-mask", "mercurial:shaded-material", "mercurial:holographic-hue",
-                   "mercurial:liquid-metal"] {
+        let filters = Gegl.operations().filter { $0.hasPrefix("mercurial:") && Gegl.pads($0).inputs.contains("input") }
+        XCTAssertGreaterThanOrEqual(filters.count, 9)
+        for op in filters.sorted() {
             let numbers = Gegl.properties(op).filter { $0.typeName == "gdouble" }.map(\.name)
             func picture(_ poison: Bool) -> [Float] {
                 let g = Graph()

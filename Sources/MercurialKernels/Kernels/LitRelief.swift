@@ -655,9 +655,7 @@ public enum LitRelief {
             let ambient2 = twice(ambient), shadow2 = twice(shadow)
             var l = 0
             // Four pairs side by side: each light's colours are loaded once for eight pixels, and
-            // the four chains overlap. Pair by pair, the loop over lights and its loads came once per
-            // two pixels. (In the cache, one thread, a 3840×2160 frame: this stage took 6.4 ms of the
-            // lighting's 21 with alpha set lane by lane and the pairs one at a time, 4 ms now.)
+            // the four chains overlap.
             while l + 8 <= count {
                 let c0 = vload(color + 4 * l), c1 = vload(color + 4 * l + 8)
                 let c2 = vload(color + 4 * l + 16), c3 = vload(color + 4 * l + 24)

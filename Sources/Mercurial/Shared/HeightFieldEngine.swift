@@ -1,0 +1,252 @@
+import GeglBridge
+import MercurialKernels
+
+/// How a region's heights are made from the input: the mask read around each block, the kernel run
+/// on it, the heights handed on in strips or rows. mercurial:height-field-from-mask writes them;
+/// mercurial:shaded-material-from-mask shades them as they come.
+enum HeightFieldEngine {
+    struct Prepared: Sendable {
+        var channel: MaskChannel
+        var parameters: HeightFieldParameters
+        /// Core Image profile: the Gaussian weights of each level, built once per render (for a
+        /// style's sides: of the side's width).
+        var weights: [[Float]]
+        /// Whether the heights carry the input's alpha beside them (Y A) or are opaque (Y).
+        var keepAlpha: Bool
+    }
+
+    /// The preparation for these controls.
+    static func prepared(_ controls: HeightFieldControls) -> Prepared {
+        let parameters = controls.parameters
+        let levels = parameters.isPlainInner ? parameters.sigmas : parameters.side(radius: parameters.sideRadius).sigmas
+        return Prepared(channel: controls.mask, parameters: parameters,
+                        weights: levels.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: controls.keepAlpha)
+    }
+
+    /// The exact-distance profiles work on whole windows: blocks whose window (block + halo) stays
+    /// under this many pixels, so memory per thread is bounded whatever region GEGL asks for.
+    static let windowPixelBudget = 4 << 20
+    /// The Core Image profile streams rows through rings as wide as the window, whatever its
+    /// height: its blocks are as wide as this window allows and as tall as the region (a style's
+    /// blocks hold their sides' heights: at most `styledBlockPixels`). Wide, tall blocks keep the
+    /// halo's share of the work small even at the largest radius (halo ≈ 7R).
+    static let streamWindowWidth = 4096
+    static let styledBlockPixels = 2 << 20
+    /// Rows read from the input (and handed on) per strip.
+    static let stripRows = 64
+
+    /// Whether the Core Image cascade streams (every style; the exact-distance profiles and a
+    /// radius under one pixel work on whole windows).
+    static func streams(_ p: HeightFieldParameters) -> Bool { p.profile == .coreImage && !p.returnsMask }
+
+    /// Where the heights of a region go: rectangles of it, each as rows of its width in the format
+    /// given (Y float, or YA float with keep-alpha), every pixel of the region once.
+    typealias Sink = (Rect, PixelFormat, UnsafePointer<Float>) -> Void
+
+    /// Where a caller that keeps rows itself takes the plain Core Image stream's heights: image row
+    /// y, `width` heights from column x, and with keep-alpha the input's alpha of the same pixels
+    /// (nil without). The pointers are good only during the call.
+    typealias RowSink = (_ y: Int, _ x: Int, _ width: Int, _ heights: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>?) -> Void
+
+    /// The blocks `heights` cuts a region of `roiHeight` rows into, at most this wide and tall.
+    static func blockSize(_ p: HeightFieldParameters, roiHeight: Int) -> (width: Int, height: Int) {
+        let halo = p.halo
+        guard streams(p) else {
+            let side = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo)
+            return (side, side)
+        }
+        let width = max(256, streamWindowWidth - 2 * halo)
+        return (width, p.isPlainInner ? roiHeight : max(64, styledBlockPixels / width))
+    }
+
+    /// The heights of `roi` (the input read around it as the halo needs), handed to `emit` in
+    /// strips of at most `stripRows` rows. A region no wider than `blockSize` comes as one column of
+    /// blocks: strips as wide as the region, top to bottom.
+    /// With `rows`, the plain Core Image stream hands its rows there as they come instead (no
+    /// strips gathered: one copy fewer); the other profiles and styles still go to `emit`.
+    static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, emit: Sink, rows: RowSink? = nil) {
+        let (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
+        for by in stride(from: roi.y, to: roi.maxY, by: height) {
+            for bx in stride(from: roi.x, to: roi.maxX, by: width) {
+                let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
+                Block.work(prepared, input: input, block: block) { $0.run(emit: emit, rows: rows) }
+            }
+        }
+    }
+
+    /// One block's work: its mask window read, its heights made and handed on; with keep-alpha,
+    /// the input's alpha of the block's rows kept as the mask rows pass by, in a ring of rows
+    /// tagged with the block row each holds (a row gone from the ring is read again). All its
+    /// memory is the block's own, made and freed by `work`.
+    struct Block {
+        let prepared: Prepared, input: InputBuffer, block: Rect, window: Rect
+        /// The block's first column and row in its window.
+        let inset: Int, top: Int
+        /// Rows of kept alpha: a few strips' worth for the plain stream, the block's for the others
+        /// (they write the block once its heights are all made); 0 without keep-alpha.
+        let ringRows: Int
+        let kept: UnsafeMutablePointer<Float>, keptTags: UnsafeMutablePointer<Int>
+        /// (luminance, alpha) rows read for the luminance masks; (Y, A) pairs of a strip to write.
+        let luminanceAlpha: UnsafeMutablePointer<Float>, pairs: UnsafeMutablePointer<Float>
+
+        static func work(_ prepared: Prepared, input: InputBuffer, block: Rect, _ body: (Block) -> Void) {
+            let window = block.grown(by: prepared.parameters.halo)
+            let streamsRows = streams(prepared.parameters) && prepared.parameters.isPlainInner
+            let ringRows = !prepared.keepAlpha ? 0
+                : streamsRows ? min(block.height, 2 * (prepared.parameters.halo + MercurialKernels.HeightField.readBatch + stripRows))
+                : block.height
+            let kept = UnsafeMutablePointer<Float>.allocate(capacity: max(ringRows * block.width, 1))
+            let tags = UnsafeMutablePointer<Int>.allocate(capacity: max(ringRows, 1))
+            tags.initialize(repeating: -1, count: max(ringRows, 1))
+            let readCount = prepared.channel == .alpha ? 1 : window.width * MercurialKernels.HeightField.readBatch * 2
+            let luminanceAlpha = UnsafeMutablePointer<Float>.allocate(capacity: readCount)
+            let pairs = UnsafeMutablePointer<Float>.allocate(
+                capacity: prepared.keepAlpha ? 2 * block.width * min(block.height, stripRows) : 1)
+            defer { kept.deallocate(); tags.deallocate(); luminanceAlpha.deallocate(); pairs.deallocate() }
+            body(Block(prepared: prepared, input: input, block: block, window: window, inset: block.x - window.x,
+                       top: block.y - window.y, ringRows: ringRows, kept: kept, keptTags: tags,
+                       luminanceAlpha: luminanceAlpha, pairs: pairs))
+        }
+
+        /// Block row y's kept alpha, while the ring still holds it.
+        func keptRow(_ y: Int) -> UnsafePointer<Float>? {
+            ringRows > 0 && keptTags[y % ringRows] == y ? UnsafePointer(kept + (y % ringRows) * block.width) : nil
+        }
+
+        /// Mask rows `first` ..< first + count of the window (0 outside the input's extent): the
+        /// alpha mask straight from the layer's tiles (no copy, no conversion when it lies as RGBA
+        /// float); the luminance masks read luminance and alpha through babl.
+        func readMask(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
+            guard prepared.channel != .alpha else {
+                readAlpha(Rect(x: window.x, y: window.y + first, width: window.width, height: count), into: into,
+                          rowStride: window.width)
+                if prepared.keepAlpha { keepAlpha(into + inset, rowStride: window.width, step: 1, windowRow: first, rows: count) }
+                return
+            }
+            var done = 0
+            while done < count {
+                let rows = min(MercurialKernels.HeightField.readBatch, count - done)
+                input.read(Rect(x: window.x, y: window.y + first + done, width: window.width, height: rows),
+                           format: .yaFloat, into: luminanceAlpha)
+                if prepared.keepAlpha {
+                    keepAlpha(luminanceAlpha + 2 * inset + 1, rowStride: 2 * window.width, step: 2,
+                              windowRow: first + done, rows: rows)
+                }
+                MercurialKernels.Mask.extract(prepared.channel, luminanceAlpha: luminanceAlpha,
+                                              into: into + done * window.width, count: rows * window.width)
+                done += rows
+            }
+        }
+
+        /// The input's alpha of `rect`, as the mask reads it.
+        func readAlpha(_ rect: Rect, into destination: UnsafeMutablePointer<Float>, rowStride: Int, step: Int = 1) {
+            let format = prepared.channel == .alpha ? PixelFormat.rgbaFloat : .yaFloat
+            input.readComponent(rect, format: format, component: format.components - 1, into: destination,
+                                rowStride: rowStride, step: step)
+        }
+
+        /// Keeps the alpha of window rows from `windowRow` on (`alpha` at the block's first column,
+        /// rows `rowStride` apart, values `step` apart) where they are rows of the block.
+        func keepAlpha(_ alpha: UnsafePointer<Float>, rowStride: Int, step: Int, windowRow: Int, rows: Int) {
+            for r in 0..<rows {
+                let y = windowRow + r - top
+                guard y >= 0, y < block.height else { continue }
+                let source = alpha + r * rowStride
+                let destination = kept + (y % ringRows) * block.width
+                for x in 0..<block.width { destination[x] = source[step * x] }
+                keptTags[y % ringRows] = y
+            }
+        }
+
+        /// Hands on `rect` (rows of the block) from row-major heights, with the kept alpha if asked
+        /// (a strip of rows at a time; a strip whose alpha left the ring reads it again), raised to
+        /// `coverage` (rows of rect.width) where given.
+        func write(_ rect: Rect, _ heights: UnsafePointer<Float>, coverage: UnsafePointer<Float>? = nil, to emit: Sink) {
+            guard prepared.keepAlpha else { return emit(rect, .yFloat, heights) }
+            for first in stride(from: 0, to: rect.height, by: stripRows) {
+                let strip = Rect(x: rect.x, y: rect.y + first, width: rect.width, height: min(stripRows, rect.height - first))
+                let y0 = strip.y - block.y
+                if (y0..<(y0 + strip.height)).allSatisfy({ keptRow($0) != nil }) {
+                    for r in 0..<strip.height {
+                        let a = keptRow(y0 + r)!, row = pairs + 2 * r * strip.width
+                        for x in 0..<strip.width { row[2 * x + 1] = a[x] }
+                    }
+                } else {
+                    // Read again as the mask read it (the same alpha, whichever way it came).
+                    readAlpha(strip, into: pairs + 1, rowStride: 2 * strip.width, step: 2)
+                }
+                let h = heights + first * rect.width
+                for i in 0..<(strip.width * strip.height) { pairs[2 * i] = h[i] }
+                if let coverage {
+                    let c = coverage + first * rect.width
+                    for i in 0..<(strip.width * strip.height) { pairs[2 * i + 1] = max(pairs[2 * i + 1], c[i]) }
+                }
+                emit(strip, .yaFloat, pairs)
+            }
+        }
+
+        /// Hands on a style's heights over the block, with their coverage when the style has one.
+        func write(_ result: (heights: Plane, coverage: Plane?), to emit: Sink) {
+            result.heights.pixels.withUnsafeBufferPointer { h in
+                guard let coverage = result.coverage else { return write(block, h.baseAddress!, to: emit) }
+                coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!, to: emit) }
+            }
+        }
+
+        /// The block's heights, by the path its profile and style take.
+        func run(emit: Sink, rows rowSink: RowSink?) {
+            guard streams(prepared.parameters) else {
+                var mask = Plane(width: window.width, height: window.height)
+                mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
+                return write(Kernels.heightField.styled(window: mask, parameters: prepared.parameters), to: emit)
+            }
+            guard prepared.parameters.isPlainInner else {
+                return write(Kernels.heightField.styledStream(prepared.parameters, weights: prepared.weights, width: window.width,
+                                                 height: window.height, readRows: readMask), to: emit)
+            }
+            if let rowSink { streamRows(to: rowSink) } else { streamStrips(to: emit) }
+        }
+
+        /// Core Image, row by row to the caller, with the kept alpha of each row (read again if it
+        /// has left the ring).
+        func streamRows(to rowSink: RowSink) {
+            var reread = [Float](repeating: 0, count: prepared.keepAlpha ? block.width : 0)
+            Kernels.heightField.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
+                                 readRows: readMask) { j, row in
+                let y = block.y + j
+                guard prepared.keepAlpha else { return rowSink(y, block.x, block.width, row, nil) }
+                if let alpha = keptRow(j) {
+                    rowSink(y, block.x, block.width, row, alpha)
+                } else {
+                    reread.withUnsafeMutableBufferPointer { buffer in
+                        readAlpha(Rect(x: block.x, y: y, width: block.width, height: 1), into: buffer.baseAddress!,
+                                  rowStride: block.width)
+                        rowSink(y, block.x, block.width, row, buffer.baseAddress!)
+                    }
+                }
+            }
+        }
+
+        /// Core Image: the mask streams in and height rows stream out, handed on a strip at a time.
+        func streamStrips(to emit: Sink) {
+            var rows = [Float](repeating: 0, count: block.width * stripRows)
+            var pending = 0, firstRow = 0
+            rows.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                func flush() {
+                    guard pending > 0 else { return }
+                    write(Rect(x: block.x, y: block.y + firstRow, width: block.width, height: pending), base, to: emit)
+                    firstRow += pending
+                    pending = 0
+                }
+                Kernels.heightField.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
+                                     readRows: readMask) { _, row in
+                    (base + pending * block.width).update(from: row, count: block.width)
+                    pending += 1
+                    if pending == stripRows { flush() }
+                }
+                flush()
+            }
+        }
+    }
+}
