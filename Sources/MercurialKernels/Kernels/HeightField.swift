@@ -361,51 +361,112 @@ public enum HeightField {
                                      readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                                      emit: (Int, UnsafePointer<Float>) -> Void) {
         let radii = weights.map { $0.count - 1 }
-        let levels = weights.count
         let halo = radii.reduce(0, +)
-        guard levels > 0, w > 2 * halo, h > 2 * halo else { return }
-        // inset[k]: columns/rows [inset[k], size − inset[k]) are valid in the output of level k
-        // (level 0 is the mask itself).
-        var inset = [0]
-        for r in radii { inset.append(inset.last! + r) }
-
-        // One scratch block per call: the mask ring, each level's ring of horizontally blurred
-        // rows, each level's output row, then each level's weights. The loops below touch only
-        // this block's pointers: no array (whose reference count two threads would bounce
-        // between them) is read per row.
-        let maskRows = halo + radii[0] + readBatch + 1
-        let ringOffsets = radii.reduce(into: [maskRows * w]) { $0.append($0.last! + (2 * $1 + 1) * w) }
-        let rowsOffset = ringOffsets.last!
-        let weightsOffset = rowsOffset + levels * w
-        let total = weightsOffset + weights.reduce(0) { $0 + $1.count }
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: total)
-        scratch.initialize(repeating: 0, count: weightsOffset)
-        defer { scratch.deallocate() }
-        var levelWeights: [UnsafeBufferPointer<Float>] = []
-        var next = scratch + weightsOffset
-        for level in weights {
-            next.initialize(from: level, count: level.count)
-            levelWeights.append(UnsafeBufferPointer(start: next, count: level.count))
-            next += level.count
+        guard !weights.isEmpty, w > 2 * halo, h > 2 * halo else { return }
+        let cascade = Cascade(width: w, weights: weights)
+        defer { cascade.deallocate() }
+        var fetched = 0
+        func fetch(through row: Int) {
+            while fetched <= row && fetched < h {
+                let count = min(readBatch, h - fetched)
+                var done = 0
+                while done < count { // split where the ring wraps
+                    let y = fetched + done
+                    let run = min(count - done, cascade.maskRows - y % cascade.maskRows)
+                    readRows(y, run, cascade.maskRow(y))
+                    done += run
+                }
+                for y in fetched..<(fetched + count) {
+                    sanitize(cascade.maskRow(y), count: w, occupied: cascade.occupied(y), ones: cascade.constant(0, y))
+                }
+                fetched += count
+            }
         }
-        @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
-        let constants = constantLevels(levelWeights)
+        var received = [Int](repeating: 0, count: weights.count)
+        for j in 0..<h {
+            fetch(through: min(j + radii[0], h - 1))
+            var rowIndex = j
+            var src = UnsafePointer(cascade.maskRow(j))
+            var complete = true
+            for k in 0..<weights.count {
+                cascade.horizontalPass(level: k, row: rowIndex, source: src, height: h)
+                received[k] += 1
+                guard received[k] >= 2 * radii[k] + 1 else { complete = false; break }
+                rowIndex -= radii[k]
+                src = cascade.verticalPass(level: k, row: rowIndex)
+            }
+            if complete { emit(rowIndex - halo, src + halo) }
+        }
+    }
 
-        // Bitmaps of `words` words a row (see `Chunks`), each kept
-        // only while its rows are (so they grow with the width and the radius, not the height):
-        // where the mask is not 0 and where it is 1, for the rows of the mask ring; where each
-        // level's horizontal pass is its constant, for the rows of its ring; where each level's
-        // output row is its constant; and three rows' worth for the runs of a row.
-        let words = Chunks.words(w)
-        let acrossOffsets = radii.reduce(into: [2 * maskRows * words]) { $0.append($0.last! + (2 * $1 + 1) * words) }
-        let levelOffset = acrossOffsets.last!
-        let bitmapCount = levelOffset + (levels + 3) * words
-        let bitmaps = UnsafeMutablePointer<UInt64>.allocate(capacity: bitmapCount)
-        bitmaps.initialize(repeating: 0, count: bitmapCount)
-        defer { bitmaps.deallocate() }
-        // The vertical pass's rows y − r ... y + r, found once a row (not once a run).
-        let rowTable = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 2 * radii.max()! + 1)
-        defer { rowTable.deallocate() }
+    /// The memory of one `coreImageRows` call and where each part of it lies, with the cascade's
+    /// two passes over it. One scratch block: the mask ring, each level's ring of horizontally
+    /// blurred rows, each level's output row, then each level's weights; the loops touch only its
+    /// pointers (no array, whose reference count two threads would bounce between them, is read
+    /// per row). Bitmaps of `words` words a row (see `Chunks`), each kept only while its rows are
+    /// (so they grow with the width and the radius, not the height): where the mask is not 0 and
+    /// where it is 1, for the rows of the mask ring; where each level's horizontal pass is its
+    /// constant, for the rows of its ring; where each level's output row is its constant; and three
+    /// rows' worth for the runs of a row.
+    struct Cascade {
+        let w: Int, levels: Int, words: Int, maskRows: Int
+        let radii: [Int]
+        /// inset[k]: columns/rows [inset[k], size − inset[k]) are valid in the output of level k
+        /// (level 0 is the mask itself).
+        let inset: [Int]
+        let ringOffsets: [Int], rowsOffset: Int, acrossOffsets: [Int], levelOffset: Int
+        let scratch: UnsafeMutablePointer<Float>, bitmaps: UnsafeMutablePointer<UInt64>
+        let levelWeights: [UnsafeBufferPointer<Float>]
+        let constants: [(across: Float, output: Float)]
+        /// The vertical pass's rows y − r ... y + r, found once a row (not once a run).
+        let rowTable: UnsafeMutablePointer<UnsafePointer<Float>>
+        /// A row's runs: chunks to compute, to fill with the constant, to fill with 0.
+        let pick: UnsafeMutablePointer<UInt64>, fill: UnsafeMutablePointer<UInt64>, zero: UnsafeMutablePointer<UInt64>
+
+        init(width w: Int, weights: [[Float]]) {
+            let radii = weights.map { $0.count - 1 }, levels = weights.count
+            let maskRows = radii.reduce(0, +) + radii[0] + readBatch + 1, words = Chunks.words(w)
+            let ringOffsets = radii.reduce(into: [maskRows * w]) { $0.append($0.last! + (2 * $1 + 1) * w) }
+            let rowsOffset = ringOffsets.last!, weightsOffset = rowsOffset + levels * w
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: weightsOffset + weights.reduce(0) { $0 + $1.count })
+            scratch.initialize(repeating: 0, count: weightsOffset)
+            var tables: [UnsafeBufferPointer<Float>] = [], next = scratch + weightsOffset
+            for level in weights {
+                next.initialize(from: level, count: level.count)
+                tables.append(UnsafeBufferPointer(start: next, count: level.count))
+                next += level.count
+            }
+            let acrossOffsets = radii.reduce(into: [2 * maskRows * words]) { $0.append($0.last! + (2 * $1 + 1) * words) }
+            let levelOffset = acrossOffsets.last!, bitmapCount = levelOffset + (levels + 3) * words
+            let bitmaps = UnsafeMutablePointer<UInt64>.allocate(capacity: bitmapCount)
+            bitmaps.initialize(repeating: 0, count: bitmapCount)
+            self.w = w
+            self.radii = radii
+            self.levels = levels
+            self.words = words
+            self.maskRows = maskRows
+            inset = radii.reduce(into: [0]) { $0.append($0.last! + $1) }
+            self.ringOffsets = ringOffsets
+            self.rowsOffset = rowsOffset
+            self.acrossOffsets = acrossOffsets
+            self.levelOffset = levelOffset
+            self.scratch = scratch
+            self.bitmaps = bitmaps
+            levelWeights = tables
+            constants = constantLevels(tables)
+            rowTable = .allocate(capacity: 2 * radii.max()! + 1)
+            pick = bitmaps + levelOffset + levels * words
+            fill = pick + words
+            zero = fill + words
+        }
+
+        func deallocate() {
+            scratch.deallocate()
+            bitmaps.deallocate()
+            rowTable.deallocate()
+        }
+
+        @inline(__always) func maskRow(_ y: Int) -> UnsafeMutablePointer<Float> { scratch + (y % maskRows) * w }
         @inline(__always) func occupied(_ y: Int) -> UnsafeMutablePointer<UInt64> { bitmaps + (y % maskRows) * words }
         /// Level k's output row y (the last made) is its constant; level 0: the mask is 1.
         @inline(__always) func constant(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
@@ -414,108 +475,75 @@ public enum HeightField {
         @inline(__always) func constantAcross(_ k: Int, _ y: Int) -> UnsafeMutablePointer<UInt64> {
             bitmaps + acrossOffsets[k] + (y % (2 * radii[k] + 1)) * words
         }
-        let pick = bitmaps + levelOffset + levels * words, fill = pick + words, zero = fill + words
-        var fetched = 0
-        func fetch(through row: Int) {
-            while fetched <= row && fetched < h {
-                let count = min(readBatch, h - fetched)
-                var done = 0
-                while done < count { // split where the ring wraps
-                    let y = fetched + done
-                    let run = min(count - done, maskRows - y % maskRows)
-                    readRows(y, run, maskRow(y))
-                    done += run
-                }
-                for y in fetched..<(fetched + count) {
-                    sanitize(maskRow(y), count: w, occupied: occupied(y), ones: constant(0, y))
-                }
-                fetched += count
+
+        /// Level k's horizontal pass of its incoming row (image row `row` of a window `height`
+        /// rows high) into its ring slot, over the columns its vertical pass will need: the chunks
+        /// occupied in any row within ±r. Where the incoming row is its level's constant ± r around
+        /// a chunk, the chunk is the pass's. Where it is 0 ± r around a chunk (its mask is, and
+        /// every level's input is 0 where the mask is), the pass gives +0 there, so +0 is stored:
+        /// the rows near the shapes' tops and bottoms, and the gaps between them.
+        func horizontalPass(level k: Int, row: Int, source src: UnsafePointer<Float>, height h: Int) {
+            let r = radii[k], span = 2 * r + 1
+            let x0 = inset[k + 1], x1 = w - inset[k + 1]
+            let reach = (r + Chunks.width - 1) / Chunks.width
+            let across = constantAcross(k, row)
+            Chunks.erode(constant(k, row), words: words, by: reach, into: across)
+            // `zero` first holds the chunks with the incoming row's mask set within ±r.
+            Chunks.dilate(occupied(row), words: words, by: reach, into: zero)
+            let first = max(inset[k + 1], row - r), count = min(h - inset[k + 1], row + r + 1) - first
+            // The rows' slots in the mask ring: up to its end, then from its start.
+            let firstSlot = first % maskRows
+            let beforeWrap = min(count, maskRows - firstSlot), afterWrap = count - beforeWrap
+            for i in 0..<words {
+                // Gathered in a register (an or into memory waits on the store before it).
+                var union: UInt64 = 0
+                var word = UnsafePointer(bitmaps + firstSlot * words + i)
+                for _ in 0..<beforeWrap { union |= word.pointee; word += words }
+                word = UnsafePointer(bitmaps + i)
+                for _ in 0..<afterWrap { union |= word.pointee; word += words }
+                let near = zero[i]
+                pick[i] = union & ~across[i] & near
+                fill[i] = union & across[i]
+                zero[i] = union & ~across[i] & ~near
             }
+            let slot = scratch + ringOffsets[k] + (row % span) * w, wk = levelWeights[k], value = constants[k].across
+            Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
+                blurRow(src, into: slot, from: a, to: b, weights: wk)
+            }
+            Chunks.forEachRun(fill, words: words, from: x0, to: x1) { a, b in (slot + a).update(repeating: value, count: b - a) }
+            Chunks.forEachRun(zero, words: words, from: x0, to: x1) { a, b in (slot + a).update(repeating: 0, count: b - a) }
         }
 
-        var received = [Int](repeating: 0, count: levels)
-        for j in 0..<h {
-            fetch(through: min(j + radii[0], h - 1))
-            var rowIndex = j
-            var src = UnsafePointer(maskRow(j))
-            var complete = true
-            for k in 0..<levels {
-                let r = radii[k], span = 2 * r + 1
-                let ring = scratch + ringOffsets[k]
-                let out = scratch + rowsOffset + k * w
-                let x0 = inset[k + 1], x1 = w - inset[k + 1]
-                let wk = levelWeights[k]
-                // Horizontal pass of the incoming row into its ring slot, over the columns that the
-                // vertical pass will need: the chunks occupied in any row within ±r. Where the
-                // incoming row is its level's constant ± r around a chunk, the chunk is the pass's.
-                // Where it is 0 ± r around a chunk (its mask is, and every level's input is 0 where
-                // the mask is), the pass gives +0 there, so +0 is stored: the rows near the shapes'
-                // tops and bottoms, and the gaps between them.
-                let reach = (r + Chunks.width - 1) / Chunks.width
-                let across = constantAcross(k, rowIndex)
-                Chunks.erode(constant(k, rowIndex), words: words, by: reach, into: across)
-                // `zero` first holds the chunks with the incoming row's mask set within ±r.
-                Chunks.dilate(occupied(rowIndex), words: words, by: reach, into: zero)
-                let first = max(inset[k + 1], rowIndex - r), count = min(h - inset[k + 1], rowIndex + r + 1) - first
-                // The rows' slots in the mask ring: up to its end, then from its start.
-                let firstSlot = first % maskRows
-                let beforeWrap = min(count, maskRows - firstSlot), afterWrap = count - beforeWrap
-                for i in 0..<words {
-                    // Gathered in a register (an or into memory waits on the store before it).
-                    var union: UInt64 = 0
-                    var word = UnsafePointer(bitmaps + firstSlot * words + i)
-                    for _ in 0..<beforeWrap { union |= word.pointee; word += words }
-                    word = UnsafePointer(bitmaps + i)
-                    for _ in 0..<afterWrap { union |= word.pointee; word += words }
-                    let near = zero[i]
-                    pick[i] = union & ~across[i] & near
-                    fill[i] = union & across[i]
-                    zero[i] = union & ~across[i] & ~near
+        /// Level k's output row y: its vertical pass × the mask, over the row's occupied chunks; the
+        /// chunks where the mask is 1 and every row within ±r was the pass's constant take the
+        /// level's. Returns the row (valid over its inset columns).
+        func verticalPass(level k: Int, row y: Int) -> UnsafePointer<Float> {
+            let r = radii[k], span = 2 * r + 1
+            let x0 = inset[k + 1], x1 = w - inset[k + 1]
+            let out = scratch + rowsOffset + k * w, wk = levelWeights[k], value = constants[k].output
+            let same = constant(k + 1, y)
+            // Rows y ± r of the horizontal pass are its ring's 2r + 1 slots, in some order.
+            let acrossRing = bitmaps + acrossOffsets[k]
+            var anyPicked: UInt64 = 0
+            for i in 0..<words {
+                var all = constant(0, y)[i], slot = 0
+                while all != 0 && slot < span {
+                    all &= acrossRing[slot * words + i]
+                    slot += 1
                 }
-                let slot = ring + (rowIndex % span) * w
-                Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
-                    blurRow(src, into: slot, from: a, to: b, weights: wk)
-                }
-                Chunks.forEachRun(fill, words: words, from: x0, to: x1) { a, b in
-                    (slot + a).update(repeating: constants[k].across, count: b - a)
-                }
-                Chunks.forEachRun(zero, words: words, from: x0, to: x1) { a, b in
-                    (slot + a).update(repeating: 0, count: b - a)
-                }
-                received[k] += 1
-                guard received[k] >= span else { complete = false; break }
-                // Vertical pass: output row y of this level, × mask, over the row's occupied chunks;
-                // the chunks where the mask is 1 and every row within ±r was the pass's constant
-                // take the level's.
-                let y = rowIndex - r
-                let same = constant(k + 1, y)
-                // Rows y ± r of the horizontal pass are its ring's 2r + 1 slots, in some order.
-                let acrossRing = bitmaps + acrossOffsets[k]
-                var anyPicked: UInt64 = 0
-                for i in 0..<words {
-                    var all = constant(0, y)[i], slot = 0
-                    while all != 0 && slot < span {
-                        all &= acrossRing[slot * words + i]
-                        slot += 1
-                    }
-                    same[i] = all
-                    pick[i] = occupied(y)[i] & ~all
-                    anyPicked |= pick[i]
-                }
-                for x in x0..<x1 { out[x] = 0 }
-                let mrow = maskRow(y)
-                if anyPicked != 0 { ringRows(ring, width: w, span: span, centre: y, radius: r, into: rowTable) }
-                Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
-                    blurColumns(rowTable, into: out, from: a, to: b, weights: wk)
-                    for x in a..<b { out[x] *= mrow[x] }
-                }
-                Chunks.forEachRun(same, words: words, from: x0, to: x1) { a, b in
-                    (out + a).update(repeating: constants[k].output, count: b - a)
-                }
-                rowIndex = y
-                src = UnsafePointer(out)
+                same[i] = all
+                pick[i] = occupied(y)[i] & ~all
+                anyPicked |= pick[i]
             }
-            if complete { emit(rowIndex - halo, src + halo) }
+            for x in x0..<x1 { out[x] = 0 }
+            let mrow = maskRow(y)
+            if anyPicked != 0 { ringRows(scratch + ringOffsets[k], width: w, span: span, centre: y, radius: r, into: rowTable) }
+            Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
+                blurColumns(rowTable, into: out, from: a, to: b, weights: wk)
+                for x in a..<b { out[x] *= mrow[x] }
+            }
+            Chunks.forEachRun(same, words: words, from: x0, to: x1) { a, b in (out + a).update(repeating: value, count: b - a) }
+            return UnsafePointer(out)
         }
     }
 
