@@ -32,7 +32,7 @@ public final class MetaGraph: @unchecked Sendable {
     /// way (gegl_operation_meta_redirect): its value now and every change after. The two must have
     /// the same type. The outer name comes from the property set's declaration, so only the inner
     /// op's name is a string here.
-    public func redirect<S: PropertySet, T>(_ field: WritableKeyPath<S, T>, to target: GraphNode, _ property: String) {
+    func redirect<S: PropertySet, T>(_ field: WritableKeyPath<S, T>, to target: GraphNode, _ property: String) {
         guard let name = S.name(of: field), let operation = gegl_node_get_gegl_operation(node) else {
             warn("redirect of an undeclared property to \(property)")
             return
@@ -59,6 +59,46 @@ public final class MetaGraph: @unchecked Sendable {
             }
             gegl_operation_meta_redirect(operation, o.property.name, target.node, i.property.name)
         }
+    }
+
+    /// Forwards the meta op's property behind `field` to the property behind `inner` of a child
+    /// whose op declares `T` (both names from their declarations: nothing is spelt twice).
+    public func redirect<S: PropertySet, T: PropertySet, V>(_ field: WritableKeyPath<S, V>, to target: GraphNode,
+                                                            _ inner: WritableKeyPath<T, V>) {
+        guard let name = T.name(of: inner) else { return warn("redirect to an undeclared property of \(T.self)") }
+        redirect(field, to: target, name)
+    }
+
+    // MARK: Typed child properties
+
+    /// Sets the property behind `field` of a child whose op declares `S`: a number.
+    public func set<S: PropertySet>(_ target: GraphNode, _ field: WritableKeyPath<S, Double>, _ value: Double) {
+        set(target, declared(field), value)
+    }
+
+    /// Sets a boolean property of a child whose op declares `S`.
+    public func set<S: PropertySet>(_ target: GraphNode, _ field: WritableKeyPath<S, Bool>, _ value: Bool) {
+        set(target, declared(field), value ? 1 : 0)
+    }
+
+    /// Sets an enumerated property of a child whose op declares `S`.
+    public func set<S: PropertySet, E: PropertyEnum>(_ target: GraphNode, _ field: WritableKeyPath<S, E>, _ value: E) {
+        set(target, declared(field), Double(value.rawValue))
+    }
+
+    /// Sets a colour property (linear RGBA) of a child whose op declares `S`.
+    public func set<S: PropertySet>(_ target: GraphNode, _ field: WritableKeyPath<S, SIMD4<Float>>, _ value: SIMD4<Float>) {
+        set(target, declared(field), color: value)
+    }
+
+    /// The GEGL name `S` declares for `field` ("" with a warning for an undeclared one, which no
+    /// node has).
+    private func declared<S: PropertySet, V>(_ field: WritableKeyPath<S, V>) -> String {
+        guard let name = S.name(of: field) else {
+            warn("\(S.self) declares no property for \(field)")
+            return ""
+        }
+        return name
     }
 
     /// Adds a child node running `operation` (e.g. "gegl:gaussian-blur").
@@ -122,9 +162,10 @@ public final class MetaGraph: @unchecked Sendable {
         return true
     }
 
-    /// Sets a numeric, boolean or enum property (converted to the property's own type).
-    public func set(_ target: GraphNode, _ property: String, _ number: Double) {
-        guard let spec = gegl_node_find_property(target.node, property) else { return }
+    /// Sets a numeric, boolean or enum property of one of GEGL's own ops (converted to the
+    /// property's own type); a missing property is a warning.
+    func set(_ target: GraphNode, _ property: String, _ number: Double) {
+        guard let spec = gegl_node_find_property(target.node, property) else { return missing(property, target) }
         var value = GValue()
         g_value_init(&value, spec.pointee.value_type)
         defer { g_value_unset(&value) }
@@ -159,7 +200,10 @@ public final class MetaGraph: @unchecked Sendable {
         g_object_set_property(object, property, &value)
     }
 
-    public func set(_ target: GraphNode, _ property: String, _ string: String) {
+    /// Sets a string property of one of GEGL's own ops (e.g. gegl:load's path); a missing property
+    /// is a warning.
+    func set(_ target: GraphNode, _ property: String, _ string: String) {
+        guard gegl_node_find_property(target.node, property) != nil else { return missing(property, target) }
         var value = GValue()
         g_value_init(&value, Fundamental.string)
         defer { g_value_unset(&value) }
@@ -167,8 +211,9 @@ public final class MetaGraph: @unchecked Sendable {
         gegl_node_set_property(target.node, property, &value)
     }
 
-    /// Sets a colour property from linear RGBA.
-    public func set(_ target: GraphNode, _ property: String, color rgba: SIMD4<Float>) {
+    /// Sets a colour property from linear RGBA; a missing property is a warning.
+    func set(_ target: GraphNode, _ property: String, color rgba: SIMD4<Float>) {
+        guard gegl_node_find_property(target.node, property) != nil else { return missing(property, target) }
         var value = GValue()
         g_value_init(&value, gegl_color_get_type())
         defer { g_value_unset(&value) }
@@ -180,3 +225,11 @@ public final class MetaGraph: @unchecked Sendable {
     }
 }
 
+extension MetaGraph {
+    /// Says that a child has no property of that name (a wrong name in an op file, or a child op
+    /// that changed).
+    fileprivate func missing(_ property: String, _ target: GraphNode) {
+        let operation = gegl_node_get_operation(target.node).map { String(cString: $0) } ?? "a node"
+        warn("\(operation) has no property \(property)")
+    }
+}

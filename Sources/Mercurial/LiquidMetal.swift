@@ -113,22 +113,22 @@ enum LiquidMetal: MetaOperation {
         graph.name(sphere, "sphere")
         graph.name(surface, "surface")
         // One-to-one properties: GEGL forwards them (now and on every change).
-        graph.redirect(\Properties.radius, to: surface, "radius")
-        graph.redirect(\Properties.mask, to: surface, "mask")
-        graph.redirect(\Properties.style, to: surface, "style")
-        graph.redirect(\Properties.soften, to: surface, "soften")
-        graph.redirect(\Properties.glossContour, to: sphere, "gloss-contour")
-        graph.redirect(\Properties.shininess, to: sphere, "shininess")
-        graph.redirect(\Properties.foil, to: foil, "strength")
-        graph.redirect(\Properties.foilTilt, to: foil, "offset")
+        graph.redirect(\Properties.radius, to: surface, \ShadedMaskControls.height.radius)
+        graph.redirect(\Properties.mask, to: surface, \ShadedMaskControls.height.mask)
+        graph.redirect(\Properties.style, to: surface, \ShadedMaskControls.height.style)
+        graph.redirect(\Properties.soften, to: surface, \ShadedMaskControls.height.soften)
+        graph.redirect(\Properties.glossContour, to: sphere, \HemisphereControls.glossContour)
+        graph.redirect(\Properties.shininess, to: sphere, \HemisphereControls.shininess)
+        graph.redirect(\Properties.foil, to: foil, \HolographicControls.strength)
+        graph.redirect(\Properties.foilTilt, to: foil, \HolographicControls.offset)
     }
 
     /// The look's lights, turned and scaled by the light controls, onto the inner hemisphere; the
     /// technique's profile onto the height field; the depth, signed by the direction, onto the shading.
     static func update(_ graph: MetaGraph, _ p: Properties) {
         guard let sphere = graph.child("sphere"), let surface = graph.child("surface") else { return }
-        graph.set(surface, "profile", (p.technique.profile ?? p.profile).label.nick)
-        graph.set(surface, "scale", p.direction == .up ? p.relief : -p.relief)
+        graph.set(surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
+        graph.set(surface, \ShadedMaskControls.shading.scale, p.direction == .up ? p.relief : -p.relief)
         p.preset.look.light(sphere, in: graph, hueShift: p.hueShift, brightness: p.brightness,
                             keyLight: p.customLight ? (p.lightAngle, p.lightAltitude) : nil)
     }

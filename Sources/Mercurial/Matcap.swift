@@ -62,18 +62,18 @@ enum Matcap: MetaOperation {
         graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
         graph.name(sphere, "sphere")
         graph.name(surface, "surface")
-        graph.redirect(\Properties.mask, to: surface, "mask")
-        graph.redirect(\Properties.style, to: surface, "style")
-        graph.redirect(\Properties.radius, to: surface, "radius")
-        graph.redirect(\Properties.depth, to: surface, "scale")
-        graph.redirect(\Properties.soften, to: surface, "soften")
+        graph.redirect(\Properties.mask, to: surface, \ShadedMaskControls.height.mask)
+        graph.redirect(\Properties.style, to: surface, \ShadedMaskControls.height.style)
+        graph.redirect(\Properties.radius, to: surface, \ShadedMaskControls.height.radius)
+        graph.redirect(\Properties.depth, to: surface, \ShadedMaskControls.shading.scale)
+        graph.redirect(\Properties.soften, to: surface, \ShadedMaskControls.height.soften)
     }
 
     /// The look onto the sphere, the technique's profile onto the surface, and the shading image
     /// (the file's picture, or the sphere) onto its aux pad.
     static func update(_ graph: MetaGraph, _ p: Properties) {
         guard let sphere = graph.child("sphere"), let surface = graph.child("surface") else { return }
-        graph.set(surface, "profile", (p.technique.profile ?? p.profile).label.nick)
+        graph.set(surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
         p.look.look.light(sphere, in: graph)
         graph.connectImageFile(p.source == .file ? p.file : "", to: surface, pad: "aux", fallback: sphere)
     }

@@ -8,15 +8,7 @@ import MercurialKernels
 enum ShadedMaterialFromMask: ComposerOperation {
     // MARK: Properties
 
-    /// The two ops' own properties, declared by reference: the same names, ranges and texts.
-    struct Properties: PropertySet {
-        var height = HeightFieldControls()
-        var shading = ShadingControls()
-
-        static let declarations: [PropertyDeclaration<Properties>] =
-            HeightFieldControls.declarations.filter { $0.property.name != "keep-alpha" }.map { $0.lifted(into: \.height) }
-            + ShadingControls.declarations.map { $0.lifted(into: \.shading) }
-    }
+    typealias Properties = ShadedMaskControls
 
     // MARK: Prepare
 

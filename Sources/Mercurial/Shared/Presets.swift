@@ -61,25 +61,24 @@ extension MaterialPreset.Look {
     func light(_ sphere: GraphNode, in graph: MetaGraph, hueShift: Double = 0, brightness: Double = 1,
                keyLight: (angle: Double, altitude: Double)? = nil) {
         for (i, light) in lights.enumerated() {
-            let n = i + 1
             var position = SIMD3<Double>(Double(light.position.x), Double(light.position.y), Double(light.position.z))
             if i == 0, let keyLight {
                 position = Self.position(angle: keyLight.angle, altitude: keyLight.altitude,
                                          distance: (position * position).sum().squareRoot())
             }
-            graph.set(sphere, "light\(n)-x", position.x)
-            graph.set(sphere, "light\(n)-y", position.y)
-            graph.set(sphere, "light\(n)-z", position.z)
+            graph.set(sphere, \HemisphereControls.lights[i].x, position.x)
+            graph.set(sphere, \HemisphereControls.lights[i].y, position.y)
+            graph.set(sphere, \HemisphereControls.lights[i].z, position.z)
             var hue = (Double(light.hue) + hueShift).truncatingRemainder(dividingBy: 360)
             if hue < 0 { hue += 360 }
-            graph.set(sphere, "light\(n)-hue", hue)
-            graph.set(sphere, "light\(n)-saturation", Double(light.saturation))
-            graph.set(sphere, "light\(n)-brightness", min(Double(light.brightness) * brightness, 100))
-            graph.set(sphere, "light\(n)-enabled", light.enabled ? 1 : 0)
+            graph.set(sphere, \HemisphereControls.lights[i].hue, hue)
+            graph.set(sphere, \HemisphereControls.lights[i].saturation, Double(light.saturation))
+            graph.set(sphere, \HemisphereControls.lights[i].brightness, min(Double(light.brightness) * brightness, 100))
+            graph.set(sphere, \HemisphereControls.lights[i].enabled, light.enabled)
         }
-        graph.set(sphere, "diffuse-color", color: SIMD4(diffuse, 1))
-        graph.set(sphere, "specular-color", color: SIMD4(specular, 1))
-        graph.set(sphere, "ambient", Double(ambient))
+        graph.set(sphere, \HemisphereControls.diffuseColor, SIMD4(diffuse, 1))
+        graph.set(sphere, \HemisphereControls.specularColor, SIMD4(specular, 1))
+        graph.set(sphere, \HemisphereControls.ambient, Double(ambient))
     }
 
     /// A light's position for Photoshop's angle and altitude, at `distance` sphere radii: x right,

@@ -12,6 +12,17 @@ struct ShadingControls: PropertySet {
     ]
 }
 
+/// mercurial:shaded-material-from-mask's controls: the height field's and the shading's, declared by
+/// reference (the same names, ranges and texts); the metal ops set them on their inner surface.
+struct ShadedMaskControls: PropertySet {
+    var height = HeightFieldControls()
+    var shading = ShadingControls()
+
+    static let declarations: [PropertyDeclaration<ShadedMaskControls>] =
+        HeightFieldControls.declarations.filter { $0.property.name != "keep-alpha" }.map { $0.lifted(into: \.height) }
+        + ShadingControls.declarations.map { $0.lifted(into: \.shading) }
+}
+
 /// How a height field is shaded by the lit sphere on an aux pad: which aux image is used, how it is
 /// read once per render, and how a block's heights are gathered with their edges repeated.
 enum ShadingEngine {
