@@ -6,16 +6,16 @@ import GeglBridge
 
 /// Every operation this plug-in provides. Adding an op means adding its file and one line here.
 let operations: [OperationRegistration] = [
-    HeightFieldFromMask.registration,
+    HeightFieldFromMaskOp.registration,
     ShadedMaterialOp.registration,
-    HemisphereLightRender.registration,
-    HolographicHue.registration,
-    LiquidMetal.registration,
+    HemisphereLightRenderOp.registration,
+    HolographicHueOp.registration,
+    LiquidMetalOp.registration,
     LitReliefOp.registration,
-    ShadedMaterialFromMask.registration,
-    Matcap.registration,
-    HolographicFoil.registration,
-    ReliefLighting.registration,
+    ShadedMaterialFromMaskOp.registration,
+    MatcapOp.registration,
+    HolographicFoilOp.registration,
+    ReliefLightingOp.registration,
 ]
 
 @_cdecl("gegl_module_query")

@@ -3,194 +3,231 @@ import GeglHost
 import MercurialKernels
 import XCTest
 
-/// mercurial:hemisphere-light-render and mercurial:shaded-material in real GEGL graphs.
+/// mercurial:liquid-metal, the one-click meta op, in real graphs.
 final class LiquidMetalPluginTests: PluginTestCase {
-    func testHemisphereDefaultsEqualKernel() {
-        let g = Graph()
-        let sphere = g.add("mercurial:hemisphere-light-render")
-        XCTAssertTrue(g.boundingBox(sphere) == (0, 0, 512, 512))
-        let got = render(g, sphere, x: 0, y: 0, width: 512, height: 512, format: "RGBA float", components: 4)
-        assertSamePixels(got, Hemisphere.shadingImage(.studio).rgba)
+    let op = "mercurial:liquid-metal"
+
+    func text(_ g: Graph, color: String = "black") -> Node {
+        g.add("gegl:text", ["string": .string("Hg"), "size": .double(90), "color": .string(color)])
     }
 
-    func testHemispherePropertiesRoundTripAndChangeTheImage() {
-        let g = Graph()
-        let sphere = g.add("mercurial:hemisphere-light-render", ["size": .int(64)])
-        let before = render(g, sphere, x: 0, y: 0, width: 64, height: 64, format: "RGBA float", components: 4)
-        g.set(sphere, "light2-hue", .double(123.5))
-        g.set(sphere, "light3-enabled", .bool(false))
-        g.set(sphere, "specular-color", .string("rgb(1, 0.8, 0.2)"))
-        g.set(sphere, "shininess", .double(7))
-        XCTAssertEqual(g.get(sphere, "light2-hue"), "123.5")
-        XCTAssertEqual(g.get(sphere, "light3-enabled"), "false")
-        XCTAssertEqual(g.get(sphere, "specular-color"), "1.0,0.8,0.2,1.0")
-        XCTAssertEqual(g.get(sphere, "shininess"), "7.0")
-        let after = render(g, sphere, x: 0, y: 0, width: 64, height: 64, format: "RGBA float", components: 4)
-        XCTAssertNotEqual(before, after)
-        // And it is what the kernel renders for those parameters.
-        var p = HemisphereParameters.studio
-        p.size = 64
-        var specs = LightSpec.studio
-        specs[1].hue = 123.5
-        specs[2].enabled = false
-        p.lights = specs.filter(\.enabled).map(\.light)
-        p.specular = SIMD3(1, 0.8, 0.2)
-        p.shininess = 7
-        assertSamePixels(after, Hemisphere.shadingImage(p).rgba)
-    }
-
-    /// Tiles and threads: a render of a sub-region equals the same pixels of the whole.
-    func testHemisphereTileAndThreadInvariance() {
-        let g = Graph()
-        let sphere = g.add("mercurial:hemisphere-light-render", ["size": .int(300)])
-        let whole = render(g, sphere, x: 0, y: 0, width: 300, height: 300, format: "RGBA float", components: 4, threads: 1)
-        let again = render(g, sphere, x: 0, y: 0, width: 300, height: 300, format: "RGBA float", components: 4, threads: 2, tile: 32)
-        assertSamePixels(whole, again)
-        let part = render(g, sphere, x: 101, y: 57, width: 33, height: 21, format: "RGBA float", components: 4)
-        for row in 0..<21 {
-            XCTAssertEqual(Array(part[(row * 33 * 4)..<((row + 1) * 33 * 4)]),
-                           Array(whole[(((57 + row) * 300 + 101) * 4)..<(((57 + row) * 300 + 134) * 4)]))
+    func testKeysAndMenu() {
+        XCTAssertTrue(Gegl.hasOperation(op))
+        XCTAssertEqual(Gegl.key(op, "title"), "Liquid Metal")
+        XCTAssertEqual(Gegl.key(op, "gimp:menu-path"), "<Image>/Filters/Decor")
+        XCTAssertEqual(Gegl.key(op, "gimp:menu-label"), "Liquid Metal…")
+        for name in ["mercurial:height-field-from-mask", "mercurial:matcap", "mercurial:hemisphere-light-render",
+                     "mercurial:holographic-foil", "mercurial:relief-lighting"] {
+            XCTAssertNotNil(Gegl.key(name, "gimp:menu-path"), name)
+            XCTAssertFalse((Gegl.key(name, "categories") ?? "hidden").contains("hidden"), name)
         }
     }
 
-    /// A mask (buffer) → height field → shaded material, aux = hemisphere render, equals the kernels.
-    func maskBuffer(width: Int, height: Int) -> (Buffer, Plane) {
-        var plane = Plane(width: width, height: height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let d = ((Double(x) - Double(width) / 2) * (Double(x) - Double(width) / 2)
-                         + (Double(y) - Double(height) / 2) * (Double(y) - Double(height) / 2)).squareRoot()
-                plane[x, y] = Float(min(max(Double(min(width, height)) * 0.35 - d, 0), 1))
-                if x > 5 && x < 12 && y > 3 { plane[x, y] = 1 }
+    /// Black text on transparency becomes shiny letters that keep the text's own coverage: with
+    /// the default (bright) chrome, a bright face with dark reflections in the bevel.
+    func testTextBecomesMetalAndKeepsItsAlpha() {
+        let g = Graph()
+        let t = text(g)
+        let metal = g.add(op)
+        g.link(t, metal)
+        let box = g.boundingBox(t)
+        XCTAssertTrue(g.boundingBox(metal) == box)
+        let src = render(g, t, x: box.x, y: box.y, width: box.width, height: box.height, format: "RGBA float", components: 4)
+        let out = render(g, metal, x: box.x, y: box.y, width: box.width, height: box.height, format: "RGBA float", components: 4)
+        var maxAlphaError: Float = 0
+        var lit = 0, dark = 0, inside = 0, luminances: [Float] = []
+        for i in 0..<(box.width * box.height) {
+            // The sphere's own alpha is 1 except at its rim, which steep slopes can reach.
+            maxAlphaError = max(maxAlphaError, out[4 * i + 3] - src[4 * i + 3])
+            guard src[4 * i + 3] > 0.99 else { continue }
+            inside += 1
+            let l = 0.2126 * out[4 * i] + 0.7152 * out[4 * i + 1] + 0.0722 * out[4 * i + 2]
+            luminances.append(l)
+            if l > 0.5 { lit += 1 }
+            if l < 0.15 { dark += 1 }
+        }
+        XCTAssertLessThanOrEqual(maxAlphaError, 1e-5, "never more opaque than the layer")
+        let outside = (0..<(box.width * box.height)).filter { src[4 * $0 + 3] == 0 }
+        XCTAssertFalse(outside.isEmpty)
+        XCTAssertTrue(outside.allSatisfy { out[4 * $0 + 3] == 0 }, "outside the letters stays transparent")
+        XCTAssertGreaterThan(inside, 500)
+        XCTAssertGreaterThan(lit, inside / 100, "highlights on the letters")
+        // Bright chrome: the letters' median is above linear 0.3 (sRGB 149; the dark chrome's is about 0.1).
+        XCTAssertGreaterThan(luminances.sorted()[luminances.count / 2], 0.3, "bright chrome")
+        XCTAssertGreaterThan(dark, inside / 100, "dark reflections on the letters")
+    }
+
+    /// Presets and slider changes reach the inner graph.
+    func testPropertiesChangeTheResult() {
+        let g = Graph()
+        let t = text(g)
+        let metal = g.add(op)
+        g.link(t, metal)
+        let box = g.boundingBox(t)
+        func image() -> [Float] {
+            render(g, metal, x: box.x, y: box.y, width: box.width, height: box.height, format: "RGBA float", components: 4)
+        }
+        let chrome = image()
+        g.set(metal, "preset", .string("gold"))
+        XCTAssertEqual(g.get(metal, "preset"), "gold")
+        let gold = image()
+        XCTAssertNotEqual(chrome, gold)
+        // Gold is warm: red above blue on average over the letters.
+        var red: Float = 0, blue: Float = 0
+        for i in 0..<(box.width * box.height) where gold[4 * i + 3] > 0.99 { red += gold[4 * i]; blue += gold[4 * i + 2] }
+        XCTAssertGreaterThan(red, blue * 1.5)
+        g.set(metal, "foil", .double(0.3))
+        XCTAssertNotEqual(image(), gold)
+        g.set(metal, "foil", .double(0))
+        XCTAssertEqual(image(), gold)
+        g.set(metal, "radius", .double(2))
+        XCTAssertNotEqual(image(), gold)
+    }
+}
+
+/// Liquid metal's Bevel & Emboss controls (style, technique, direction, soften, light angle, gloss
+/// contour) in real GEGL graphs.
+extension LiquidMetalPluginTests {
+    static let size = 96
+
+    /// A layer as GIMP hands over a shape: an opaque anti-aliased disc of radius 24 at (48, 48) on
+    /// transparency, black, at an odd origin.
+    var layer: Buffer {
+        let n = Self.size
+        var rgba = [Float](repeating: 0, count: n * n * 4)
+        for y in 0..<n {
+            for x in 0..<n {
+                let d = ((Double(x) + 0.5 - 48) * (Double(x) + 0.5 - 48) + (Double(y) + 0.5 - 48) * (Double(y) + 0.5 - 48)).squareRoot()
+                rgba[4 * (y * n + x) + 3] = Float(min(max(24 - d + 0.5, 0), 1))
             }
         }
-        var ya = [Float](repeating: 1, count: width * height * 2)
-        for i in 0..<(width * height) { ya[2 * i] = plane.pixels[i] }
-        return (Buffer(x: -4, y: 9, width: width, height: height, format: "YA float", pixels: ya), plane)
+        return Buffer(x: 7, y: -3, width: n, height: n, format: "RGBA float", pixels: rgba)
     }
 
-    func liquidMetal(_ buffer: Buffer, aux: Bool, scale: Double = 10) -> (Graph, Node) {
+    func metal(_ properties: [String: Value], threads: Int = 2, tile: Int = 128) -> [Float] {
         let g = Graph()
-        let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
-        let hf = g.add("mercurial:height-field-from-mask", ["radius": .double(6), "mask": .string("luminance-alpha")])
-        let shaded = g.add("mercurial:shaded-material", ["scale": .double(scale)])
-        g.link(src, hf, shaded)
-        if aux {
-            let sphere = g.add("mercurial:hemisphere-light-render", ["size": .int(256)])
-            g.connect(sphere, to: shaded, pad: "aux")
-        }
-        return (g, shaded)
+        let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer)])
+        let node = g.add(op, properties)
+        g.link(src, node)
+        XCTAssertTrue(g.boundingBox(node) == (7, -3, Self.size, Self.size), "every style keeps the layer's extent")
+        return render(g, node, x: 7, y: -3, width: Self.size, height: Self.size, format: "RGBA float", components: 4,
+                      threads: threads, tile: tile)
     }
 
-    func expected(_ plane: Plane, sphere: ShadingImage, scale: Float) -> [Float] {
-        let p = HeightFieldParameters(radius: 6)
-        let heights = HeightField.compute(window: plane.padded(by: p.halo), parameters: p)
-        let w = plane.width, h = plane.height
-        var ha = [Float](repeating: 1, count: (w + 2) * (h + 2) * 2)
-        for y in 0..<(h + 2) {
-            for x in 0..<(w + 2) {
-                ha[2 * (y * (w + 2) + x)] = heights[min(max(x - 1, 0), w - 1), min(max(y - 1, 0), h - 1)]
+    /// Alpha at layer pixel (x, y).
+    func alpha(_ pixels: [Float], _ x: Int, _ y: Int) -> Float { pixels[4 * (y * Self.size + x) + 3] }
+
+    static let styles = ["inner-bevel", "outer-bevel", "emboss", "pillow-emboss"]
+    static let techniques = ["smooth", "chisel-hard", "chisel-soft"]
+
+    func testEveryStyleAndTechniqueIsThreadAndTileInvariant() {
+        for style in Self.styles {
+            for technique in Self.techniques {
+                let p: [String: Value] = ["style": .string(style), "technique": .string(technique), "radius": .double(6),
+                                          "soften": .double(1.5)]
+                let a = metal(p, threads: 1, tile: 128), b = metal(p, threads: 2, tile: 37)
+                XCTAssertEqual(a, b, "\(style) / \(technique)")
+                XCTAssertTrue(a.allSatisfy(\.isFinite), "\(style) / \(technique)")
             }
         }
-        var out = [Float](repeating: 0, count: w * h * 4)
-        ha.withUnsafeBufferPointer { a in
-            out.withUnsafeMutableBufferPointer {
-                ShadedMaterial.shade(heightAlpha: a.baseAddress!, width: w, height: h, scale: scale, shading: sphere, into: $0.baseAddress!)
+    }
+
+    /// Inner styles stay within the shape; outer styles cover a ring of metal around it (R for
+    /// outer, R/2 for emboss and pillow), and nothing beyond.
+    func testOutsideStylesReachAroundTheShape() {
+        let r = 8.0
+        for style in Self.styles {
+            let out = metal(["style": .string(style), "technique": .string("chisel-hard"), "radius": .double(r)])
+            // Along the row through the centre: the disc's edge is at x = 48 ± 24.
+            let width = style == "outer-bevel" ? r : r / 2
+            let inside = alpha(out, 48, 48), ringNear = alpha(out, 48 + 24 + 2, 48)
+            let beyond = alpha(out, 48 + 24 + Int(width) + 2, 48)
+            XCTAssertEqual(inside, 1, accuracy: 1e-6, style)
+            if style == "inner-bevel" {
+                XCTAssertEqual(ringNear, 0, style)
+            } else {
+                XCTAssertEqual(ringNear, 1, accuracy: 1e-6, "\(style): 2 px outside is metal")
             }
+            XCTAssertEqual(beyond, 0, "\(style): nothing beyond the ring")
         }
-        return out
     }
 
-    func testFullGraphEqualsKernels() {
-        let (buffer, plane) = maskBuffer(width: 70, height: 54)
-        let (g, shaded) = liquidMetal(buffer, aux: true)
-        XCTAssertTrue(g.boundingBox(shaded) == (-4, 9, 70, 54))
-        let got = render(g, shaded, x: -4, y: 9, width: 70, height: 54, format: "RGBA float", components: 4)
-        var p = HemisphereParameters.studio
-        p.size = 256
-        let want = expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10)
-        XCTAssertEqual(got.count, want.count)
-        let err = zip(got, want).map { abs($0 - $1) }.max()!
-        XCTAssertLessThan(err, 1e-6, Self.pixelDifference(got, want) ?? "")
-        // The relief shows: edge pixels differ from the flat centre.
-        XCTAssertGreaterThan(Set(got.map { Int($0 * 100) }).count, 20)
-    }
-
-    func testWithoutAuxUsesDefaultHemisphere() {
-        let (buffer, plane) = maskBuffer(width: 40, height: 40)
-        let (g, shaded) = liquidMetal(buffer, aux: false, scale: -7)
-        let got = render(g, shaded, x: -4, y: 9, width: 40, height: 40, format: "RGBA float", components: 4)
-        assertSamePixels(got, expected(plane, sphere: Hemisphere.shadingImage(.studio), scale: -7))
-        XCTAssertTrue(got.contains { $0 > 0.05 }, "never a blank image")
-        // An empty image on the aux pad counts as none.
-        let empty = g.add("gegl:crop", ["width": .double(0), "height": .double(0)])
-        let color = g.add("gegl:color", ["value": .string("red")])
-        g.link(color, empty)
-        g.connect(empty, to: shaded, pad: "aux")
-        assertSamePixels(render(g, shaded, x: -4, y: 9, width: 40, height: 40, format: "RGBA float", components: 4), got)
-        // So does an infinite one (an uncropped colour), with a defined result rather than a huge read.
-        g.connect(color, to: shaded, pad: "aux")
-        assertSamePixels(render(g, shaded, x: -4, y: 9, width: 40, height: 40, format: "RGBA float", components: 4), got)
-    }
-
-    func testThreadAndTileInvariance() {
-        // Large enough that both threads take blocks of the op's own work sharing at every tile size.
-        let (buffer, _) = maskBuffer(width: 300, height: 200)
-        var results: [[Float]] = []
-        for (threads, tile) in [(1, 128), (2, 128), (2, 16), (1, 23), (2, 23)] {
-            let (g, shaded) = liquidMetal(buffer, aux: true)
-            results.append(render(g, shaded, x: -4, y: 9, width: 300, height: 200, format: "RGBA float", components: 4,
-                                  threads: threads, tile: tile))
+    /// Where the height changes: inner bevel's slope lies inside the edge, outer bevel's outside
+    /// it (its shape is a flat plateau, one colour), pillow's on both sides.
+    func testWhereEachStyleSlopes() {
+        func colour(_ p: [Float], _ x: Int) -> SIMD3<Float> {
+            let i = 4 * (48 * Self.size + x)
+            return SIMD3(p[i], p[i + 1], p[i + 2])
         }
-        for r in results.dropFirst() { assertSamePixels(r, results[0]) }
+        func varies(_ p: [Float], _ xs: ClosedRange<Int>) -> Bool {
+            xs.contains { colour(p, $0) != colour(p, xs.lowerBound) }
+        }
+        let common: [String: Value] = ["technique": .string("chisel-hard"), "radius": .double(8)]
+        let inner = metal(common.merging(["style": .string("inner-bevel")]) { $1 })
+        let outer = metal(common.merging(["style": .string("outer-bevel")]) { $1 })
+        let pillow = metal(common.merging(["style": .string("pillow-emboss")]) { $1 })
+        // Inside, 2...6 px from the edge (x = 66...70 on the right side).
+        XCTAssertTrue(varies(inner, 66...70) || colour(inner, 66) != colour(inner, 48), "inner bevel slopes inside")
+        XCTAssertFalse(varies(outer, 40...60), "outer bevel: the shape is a plateau")
+        XCTAssertNotEqual(colour(outer, 75), colour(outer, 48), "outer bevel slopes outside the edge")
+        XCTAssertNotEqual(colour(pillow, 70), colour(pillow, 48), "pillow slopes inside")
+        XCTAssertNotEqual(colour(pillow, 74), colour(pillow, 48), "pillow slopes outside")
     }
 
-    /// The shading image is read once per preparation and shared by later chunks: rendering in
-    /// many small chunks (GEGL's processor, as for gegl:write-buffer) gives the kernels' result, and
-    /// a change of the aux image between renders of the same graph shows in the next one.
-    func testChunkedRendersFollowAuxChanges() {
-        let (buffer, plane) = maskBuffer(width: 160, height: 120)
-        let (g, shaded) = liquidMetal(buffer, aux: true)
-        let sphere = g.add("mercurial:hemisphere-light-render", ["size": .int(256)])
-        g.connect(sphere, to: shaded, pad: "aux")
-        func processInChunks() -> [Float] {
-            let out = Buffer(x: -4, y: 9, width: 160, height: 120, format: "RGBA float")
-            let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
-            g.link(shaded, sink)
-            Gegl.configure("chunk-size", 1500)
-            defer { Gegl.configure("chunk-size", 512 * 512) }
-            g.process(sink)
-            return out.pixels(format: "RGBA float", components: 4)
+    /// Direction down is the same surface sunk in: relief negated, bit for bit.
+    func testDirectionDownNegatesTheDepth() {
+        for style in Self.styles {
+            let down = metal(["style": .string(style), "direction": .string("down"), "relief": .double(10)])
+            let negated = metal(["style": .string(style), "relief": .double(-10)])
+            let up = metal(["style": .string(style), "relief": .double(10)])
+            XCTAssertEqual(down, negated, style)
+            XCTAssertNotEqual(down, up, style)
         }
-        var p = HemisphereParameters.studio
-        p.size = 256
-        let first = processInChunks()
-        assertSamePixels(first, expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10), "chunked render ≠ kernels")
-        g.set(sphere, "light1-hue", .double(200))
-        var specs = LightSpec.studio
-        specs[0].hue = 200
-        p.lights = specs.filter(\.enabled).map(\.light)
-        let second = processInChunks()
-        XCTAssertTrue(second != first, "the aux change did not show")
-        assertSamePixels(second, expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10), "render after the change ≠ kernels")
-        // A new aux node takes the place of the old one: the next render reads it.
-        let small = g.add("mercurial:hemisphere-light-render", ["size": .int(64)])
-        g.connect(small, to: shaded, pad: "aux")
-        p = HemisphereParameters.studio
-        p.size = 64
-        assertSamePixels(processInChunks(), expected(plane, sphere: Hemisphere.shadingImage(p), scale: 10), "new aux node not read")
     }
 
-    /// Shaded Material, and the same from a mask, with nothing on the input pad.
-    func testMissingInputGivesEmptyOutput() {
-        for op in ["mercurial:shaded-material", "mercurial:shaded-material-from-mask"] {
-            let g = Graph()
-            let shaded = g.add(op)
-            let sphere = g.add("mercurial:hemisphere-light-render")
-            g.connect(sphere, to: shaded, pad: "aux")
-            XCTAssertEqual(g.boundingBox(shaded).width, 0, op)
-            XCTAssertEqual(render(g, shaded, x: 0, y: 0, width: 8, height: 8, format: "RGBA float", components: 4),
-                           [Float](repeating: 0, count: 256), op)
+    /// Each technique is its profile (Smooth = Core Image, Chisel hard = linear, Chisel soft =
+    /// round); "Other profile" follows the profile property, and the default is Smooth.
+    func testTechniquesAreTheirProfiles() {
+        let other: [String: Value] = ["technique": .string("profile")]
+        for (technique, profile) in [("smooth", "core-image"), ("chisel-hard", "linear"), ("chisel-soft", "round")] {
+            XCTAssertEqual(metal(["technique": .string(technique), "profile": .string("smooth")]),
+                           metal(other.merging(["profile": .string(profile)]) { a, _ in a }), technique)
         }
+        XCTAssertNotEqual(metal(other.merging(["profile": .string("linear")]) { a, _ in a }), metal([:]))
+        XCTAssertEqual(metal(["profile": .string("linear")]), metal([:]), "the profile acts only under Other profile")
+        XCTAssertEqual(metal(other), metal([:]), "Smooth is the Core Image profile, the profile's default")
+    }
+
+    /// The light angle moves the key light: lit from the right (0°), the disc's right rim is
+    /// brighter than its left; from the left (180°), the other way round.
+    func testLightAngleMovesTheHighlight() {
+        func rims(_ angle: Double) -> (left: Float, right: Float) {
+            let p = metal(["custom-light": .bool(true), "light-angle": .double(angle), "light-altitude": .double(20),
+                           "technique": .string("chisel-hard"), "radius": .double(8)])
+            func luminance(_ x: Int) -> Float {
+                let i = 4 * (48 * Self.size + x)
+                return 0.2126 * p[i] + 0.7152 * p[i + 1] + 0.0722 * p[i + 2]
+            }
+            return ((26...30).map(luminance).reduce(0, +), (66...70).map(luminance).reduce(0, +))
+        }
+        let fromRight = rims(0), fromLeft = rims(180)
+        XCTAssertGreaterThan(fromRight.right, fromRight.left)
+        XCTAssertGreaterThan(fromLeft.left, fromLeft.right)
+        // Off, the angle does nothing.
+        XCTAssertEqual(metal(["light-angle": .double(0)]), metal(["light-angle": .double(180)]))
+    }
+
+    /// The gloss contour remaps the hemisphere's light, component by component.
+    func testGlossContourRemapsTheHemisphere() {
+        let g = Graph()
+        let plain = g.add("mercurial:hemisphere-light-render", ["size": .int(64)])
+        let ring = g.add("mercurial:hemisphere-light-render", ["size": .int(64), "gloss-contour": .string("ring")])
+        let a = render(g, plain, x: 0, y: 0, width: 64, height: 64, format: "RGBA float", components: 4)
+        let b = render(g, ring, x: 0, y: 0, width: 64, height: 64, format: "RGBA float", components: 4)
+        for i in stride(from: 0, to: a.count, by: 4) {
+            for k in 0..<3 { XCTAssertEqual(b[i + k], GlossContour.ring(a[i + k])) }
+            XCTAssertEqual(b[i + 3], a[i + 3])
+        }
+        XCTAssertNotEqual(metal(["gloss-contour": .string("ring")]), metal([:]))
     }
 }

@@ -109,11 +109,11 @@ public enum ShadedMaterial {
     /// One block being shaded: the shading image, the block's rows, and the taps waiting for their
     /// lookups. Its methods are the stages of `shade`.
     struct Block {
-        let img: UnsafeRawPointer
-        let sw: Int, sh: Int
+        let image: UnsafeRawPointer
+        let shadingWidth: Int, shadingHeight: Int
         let halfW: Float, halfH: Float
         /// The slope gain (0 when not finite).
-        let s: Float
+        let gain: Float
         let pending: Taps
         var count = 0
         let ha: UnsafePointer<Float>
@@ -125,29 +125,29 @@ public enum ShadedMaterial {
         /// Constants of the vector stages, made once (Swift does not always fold SIMD literals).
         let heightLanes = SIMD8<Int32>(1, 0, 1, 0, 1, 0, 1, 0) .!= 0
         let lanes = SIMD4<Int32>(0, 1, 2, 3)
-        let lastU: SIMD4<Float>, lastV: SIMD4<Float>, sw4: SIMD4<Int32>, sh4: SIMD4<Int32>
-        let sv: SIMD4<Float>, hw: SIMD4<Float>, hh: SIMD4<Float>
+        let lastU: SIMD4<Float>, lastV: SIMD4<Float>, shadingWidth4: SIMD4<Int32>, shadingHeight4: SIMD4<Int32>
+        let gain4: SIMD4<Float>, halfWidth4: SIMD4<Float>, halfHeight4: SIMD4<Float>
 
         init(image: UnsafeRawPointer, shading: ShadingImage, scale: Float, pending: Taps,
              heightAlpha: UnsafePointer<Float>, stride: Int, width: Int, out: UnsafeMutablePointer<Float>) {
-            img = image
-            sw = shading.width; sh = shading.height
+            self.image = image
+            shadingWidth = shading.width; shadingHeight = shading.height
             halfW = Float(shading.width) / 2; halfH = Float(shading.height) / 2
-            s = scale.isFinite ? scale : 0
+            gain = scale.isFinite ? scale : 0
             self.pending = pending
             ha = heightAlpha
             self.stride = stride
             self.width = width
             self.out = out
             // A flat pixel (zero gradient) looks up the centre: the same sample for all of them.
-            flat = bilinear(image, width: sw, height: sh, u: halfW - 0.5, v: halfH - 0.5)
+            flat = bilinear(image, width: shadingWidth, height: shadingHeight, u: halfW - 0.5, v: halfH - 0.5)
             flat4 = SIMD16(lowHalf: SIMD8(lowHalf: flat, highHalf: flat), highHalf: SIMD8(lowHalf: flat, highHalf: flat))
             var clear = flat
             clear.w *= 0
             clear4 = SIMD16(lowHalf: SIMD8(lowHalf: clear, highHalf: clear), highHalf: SIMD8(lowHalf: clear, highHalf: clear))
-            lastU = SIMD4(repeating: Float(sw - 1)); lastV = SIMD4(repeating: Float(sh - 1))
-            sw4 = SIMD4(repeating: Int32(sw)); sh4 = SIMD4(repeating: Int32(sh))
-            sv = SIMD4(repeating: s); hw = SIMD4(repeating: halfW); hh = SIMD4(repeating: halfH)
+            lastU = SIMD4(repeating: Float(shadingWidth - 1)); lastV = SIMD4(repeating: Float(shadingHeight - 1))
+            shadingWidth4 = SIMD4(repeating: Int32(shadingWidth)); shadingHeight4 = SIMD4(repeating: Int32(shadingHeight))
+            gain4 = SIMD4(repeating: gain); halfWidth4 = SIMD4(repeating: halfW); halfHeight4 = SIMD4(repeating: halfH)
         }
 
         /// One output row's three input rows (above, at, below; each starts at the block's first
@@ -240,13 +240,13 @@ public enum ShadedMaterial {
                 for i in 0..<4 { emit(flat, r, x + i) }
                 return
             }
-            let nx = -sv * gx, ny = -sv * gy
+            let nx = -gain4 * gx, ny = -gain4 * gy
             if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
                 for i in 0..<4 { shadePixel(r, x + i) }
                 return
             }
             let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
-            let uv = (nx * inv + 1) * hw - 0.5, vv = (ny * inv + 1) * hh - 0.5
+            let uv = (nx * inv + 1) * halfWidth4 - 0.5, vv = (ny * inv + 1) * halfHeight4 - 0.5
             queue(u: uv, v: vv, alpha: alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7])), pixel: r.index * width + x)
         }
 
@@ -262,9 +262,9 @@ public enum ShadedMaterial {
             cv.replace(with: zero4, where: cv .< zero4)
             cv.replace(with: lastV, where: cv .> lastV)
             let (ix, fx) = FastMath.floorSmall(cu), (iy, fy) = FastMath.floorSmall(cv)
-            let at = 16 &* (iy &* sw4 &+ ix)
-            let dx = SIMD4<Int32>().replacing(with: 16, where: ix &+ 1 .< sw4)
-            let dy = SIMD4<Int32>().replacing(with: 16 &* sw4, where: iy &+ 1 .< sh4)
+            let at = 16 &* (iy &* shadingWidth4 &+ ix)
+            let dx = SIMD4<Int32>().replacing(with: 16, where: ix &+ 1 .< shadingWidth4)
+            let dy = SIMD4<Int32>().replacing(with: 16 &* shadingWidth4, where: iy &+ 1 .< shadingHeight4)
             Taps.store(at, pending.offset, at: count)
             Taps.store(dx, pending.dx, at: count)
             Taps.store(dy, pending.dy, at: count)
@@ -275,17 +275,17 @@ public enum ShadedMaterial {
             count += 4
             let atRight = at &+ dx, atBelow = at &+ dy, atAcross = atBelow &+ dx
             for i in 0..<4 {
-                mercurial_prefetch(img + Int(at[i]))
-                mercurial_prefetch(img + Int(atRight[i]))
-                mercurial_prefetch(img + Int(atBelow[i]))
-                mercurial_prefetch(img + Int(atAcross[i]))
+                mercurial_prefetch(image + Int(at[i]))
+                mercurial_prefetch(image + Int(atRight[i]))
+                mercurial_prefetch(image + Int(atBelow[i]))
+                mercurial_prefetch(image + Int(atAcross[i]))
             }
         }
 
         /// The second stage: blends and stores every waiting tap.
         mutating func takePending() {
             for i in 0..<count {
-                let o = img + Int(pending.offset[i])
+                let o = image + Int(pending.offset[i])
                 let dx = Int(pending.dx[i]), dy = Int(pending.dy[i])
                 let a = o.loadUnaligned(as: SIMD4<Float>.self)
                 let b = o.loadUnaligned(fromByteOffset: dx, as: SIMD4<Float>.self)
@@ -306,14 +306,14 @@ public enum ShadedMaterial {
             var gy = (r.down[2 * x] - r.up[2 * x]) * 0.5
             if !gx.isFinite { gx = 0 }
             if !gy.isFinite { gy = 0 }
-            var nx = -s * gx, ny = -s * gy, nz: Float = 1
+            var nx = -gain * gx, ny = -gain * gy, nz: Float = 1
             // Steep or huge slopes: scale down first so the squares cannot overflow.
             let m = max(abs(nx), abs(ny))
             if m > 1e15 { nx /= m; ny /= m; nz /= m }
             let inv = 1 / (nx * nx + ny * ny + nz * nz).squareRoot()
             var fx = (nx * inv + 1) * halfW - 0.5, fy = (ny * inv + 1) * halfH - 0.5
             if fx.isNaN || fy.isNaN { fx = halfW - 0.5; fy = halfH - 0.5 } // overflowed slopes: flat
-            emit(bilinear(img, width: sw, height: sh, u: fx, v: fy), r, x)
+            emit(bilinear(image, width: shadingWidth, height: shadingHeight, u: fx, v: fy), r, x)
         }
 
         /// Stores pixel x: the sample, its alpha × the input's alpha factor.

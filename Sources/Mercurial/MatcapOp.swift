@@ -4,7 +4,7 @@ import MercurialKernels
 /// mercurial:matcap — Shaded Material for GIMP's menu: the layer's shape bevelled and shaded by a lit
 /// sphere, from one of the metal looks or a matcap picture file (no aux pad, so GIMP 3 keeps it as a
 /// live filter). Inner graph: input → shaded material from mask ← hemisphere render or gegl:load.
-enum Matcap: MetaOperation {
+enum MatcapOp: MetaOperation {
     // MARK: Properties
 
     struct Properties: PropertySet {

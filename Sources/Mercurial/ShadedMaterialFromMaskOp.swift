@@ -5,7 +5,7 @@ import MercurialKernels
 /// each region's heights are made into memory and shaded from there, so no height-field buffer
 /// lies between the two (liquid-metal's engine). Pixels equal the two ops chained, with the
 /// height field keeping the mask's alpha.
-enum ShadedMaterialFromMask: ComposerOperation {
+enum ShadedMaterialFromMaskOp: ComposerOperation {
     // MARK: Properties
 
     typealias Properties = ShadedMaskControls

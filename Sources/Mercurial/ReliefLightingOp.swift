@@ -2,7 +2,7 @@ import GeglBridge
 
 /// mercurial:relief-lighting — Lit Relief for GIMP's menu: mercurial:lit-relief with its height from
 /// the layer (no aux pad, so GIMP 3 keeps it as a live filter), its controls on pages.
-enum ReliefLighting: MetaOperation {
+enum ReliefLightingOp: MetaOperation {
     // MARK: Properties
 
     struct Properties: PropertySet {

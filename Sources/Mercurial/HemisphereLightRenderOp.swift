@@ -3,7 +3,7 @@ import MercurialKernels
 
 /// mercurial:hemisphere-light-render — a sphere lit by up to four coloured omni lights, the
 /// shading image that Shaded Material looks normals up in.
-enum HemisphereLightRender: PointRenderOperation {
+enum HemisphereLightRenderOp: PointRenderOperation {
     // MARK: Properties
 
     typealias Properties = HemisphereControls

@@ -5,7 +5,7 @@ import MercurialKernels
 /// mercurial:liquid-metal — one filter: a text or shape layer becomes liquid-metal letters.
 /// Inner graph: input → shaded material from mask (the layer's alpha made a height field and shaded
 /// in one pass, lit by the internal hemisphere render, cut to the layer's own coverage) → optional foil.
-enum LiquidMetal: MetaOperation {
+enum LiquidMetalOp: MetaOperation {
     // MARK: Properties
 
     struct Properties: PropertySet {

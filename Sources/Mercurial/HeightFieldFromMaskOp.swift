@@ -2,7 +2,7 @@ import GeglBridge
 import MercurialKernels
 
 /// mercurial:height-field-from-mask — a smooth height field from a mask (CIHeightFieldFromMask).
-enum HeightFieldFromMask: AreaFilterOperation {
+enum HeightFieldFromMaskOp: AreaFilterOperation {
     // MARK: Properties
 
     typealias Properties = HeightFieldControls

@@ -3,7 +3,7 @@ import GeglBridge
 /// mercurial:holographic-foil — Holographic Foil for GIMP's menu: mercurial:holographic-hue with an
 /// optional pattern file instead of the aux pad (so GIMP 3 keeps it as a live filter), stronger by
 /// default so that it shows on dark text.
-enum HolographicFoil: MetaOperation {
+enum HolographicFoilOp: MetaOperation {
     // MARK: Properties
 
     struct Properties: PropertySet {

@@ -2,7 +2,7 @@ import GeglBridge
 import MercurialKernels
 
 /// mercurial:holographic-hue — trading-card foil: Voronoi cells turned into hue, mixed over the input.
-enum HolographicHue: PointComposerOperation {
+enum HolographicHueOp: PointComposerOperation {
     // MARK: Properties
 
     typealias Properties = HolographicControls

@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+@testable import MercurialKernels
+
+/// Bevel styles and soften against their formulas (see `BevelStyle`).
+final class BevelStyleTests: XCTestCase {
+    /// A hard vertical edge: columns 0...49 inside (1), 50... outside (0). With the linear profile
+    /// the edge lies at x = 49.5 and every height is a known linear function of the distance.
+    func halfPlane() -> Plane {
+        var p = Plane(width: 100, height: 24)
+        for y in 0..<24 { for x in 0..<50 { p[x, y] = 1 } }
+        return p
+    }
+
+    func testEachStyleFollowsItsFormulaOnAHalfPlane() {
+        let r: Float = 8, w: Float = 4
+        func clamp01(_ v: Float) -> Float { min(max(v, 0), 1) }
+        let expected: [BevelStyle: (Int) -> Float] = [
+            .inner: { x in x <= 49 ? clamp01((49.5 - Float(x)) / r) : 0 },
+            .outer: { x in x <= 49 ? 1 : 1 - clamp01((Float(x) - 49.5) / r) },
+            .emboss: { x in x <= 49 ? 0.5 * clamp01((49.5 - Float(x)) / w) + 0.5 : 0.5 * (1 - clamp01((Float(x) - 49.5) / w)) },
+            .pillow: { x in x <= 49 ? clamp01((49.5 - Float(x)) / w) : clamp01((Float(x) - 49.5) / w) },
+        ]
+        for style in BevelStyle.allCases {
+            let p = HeightFieldParameters(radius: Double(r), profile: .linear, style: style)
+            let window = halfPlane().padded(by: p.halo)
+            let (h, coverage) = HeightField.styled(window: window, parameters: p)
+            XCTAssertEqual(h.width, 100)
+            for x in 30..<70 {
+                XCTAssertEqual(h[x, 12], expected[style]!(x), accuracy: 1e-5, "\(style) at x = \(x)")
+            }
+            // The plain path gives the same heights for every style.
+            XCTAssertEqual(HeightField.compute(window: window, parameters: p).pixels, h.pixels, "\(style)")
+            if style == .inner {
+                XCTAssertNil(coverage)
+            } else {
+                // The ring: covered inside and out to the style's width, then fading within a pixel.
+                let width = style == .outer ? r : w
+                for x in 30..<70 {
+                    let d = Float(x) - 49.5
+                    let want: Float = x <= 49 ? 1 : min(1, width * (1 - clamp01(d / width)))
+                    XCTAssertEqual(coverage![x, 12], want, accuracy: 1e-4, "\(style) coverage at x = \(x)")
+                }
+                XCTAssertEqual(coverage![Int(49.5 + width) + 2, 12], 0, "\(style): nothing beyond the ring")
+            }
+        }
+    }
+
+    /// Soften is a Gaussian blur of the unsoftened heights (σ = soften, cut at 3.5σ).
+    func testSoftenBlursTheHeights() {
+        let mask = Masks.disc(width: 60, height: 50, cx: 29.4, cy: 24.7, r: 16)
+        for style in [BevelStyle.inner, .outer] {
+            let soft = HeightFieldParameters(radius: 6, profile: .round, style: style, soften: 2.5)
+            let plain = HeightFieldParameters(radius: 6, profile: .round, style: style)
+            let taps = soft.softenTaps
+            XCTAssertEqual(taps, 9)
+            let window = mask.padded(by: soft.halo)
+            let got = HeightField.compute(window: window, parameters: soft)
+            // The unsoftened heights over the output grown by the taps, blurred here tap by tap.
+            let wide = HeightField.compute(window: window, parameters: plain) // (its halo is taps smaller)
+            let weights = Gaussian.weights(sigma: 2.5, taps: taps)
+            var worst: Float = 0
+            for y in 0..<50 {
+                for x in 0..<60 {
+                    var sum: Double = 0
+                    for j in -taps...taps {
+                        for i in -taps...taps {
+                            sum += Double(weights[abs(i)]) * Double(weights[abs(j)]) * Double(wide[x + taps + i, y + taps + j])
+                        }
+                    }
+                    worst = max(worst, abs(got[x, y] - Float(sum)))
+                }
+            }
+            XCTAssertLessThan(worst, 1e-5, "\(style)")
+            XCTAssertNotEqual(got.pixels, heightField(mask, plain).pixels, "soften changes the heights")
+        }
+    }
+
+    func testGlossContours() {
+        XCTAssertEqual(GlossContour.linear(1.7), 1.7)
+        XCTAssertEqual(GlossContour.linear(-0.2), -0.2)
+        XCTAssertEqual(GlossContour.halfRound(0.5), (0.75 as Float).squareRoot(), accuracy: 1e-6)
+        XCTAssertEqual(GlossContour.halfRound(0), 0)
+        XCTAssertEqual(GlossContour.halfRound(3), 1)
+        XCTAssertEqual(GlossContour.cone(0.5), 1)
+        XCTAssertEqual(GlossContour.cone(0), 0)
+        XCTAssertEqual(GlossContour.cone(1), 0)
+        XCTAssertEqual(GlossContour.coneInverted(0.5), 0)
+        XCTAssertEqual(GlossContour.coneInverted(1), 1)
+        XCTAssertEqual(GlossContour.ring(1.0 / 3), 1, accuracy: 1e-6)
+        XCTAssertEqual(GlossContour.ring(2.0 / 3), 0, accuracy: 1e-6)
+        XCTAssertEqual(GlossContour.ring(1), 1, accuracy: 1e-6)
+        XCTAssertEqual(GlossContour.gaussian(0.5), 0.5)
+        XCTAssertEqual(GlossContour.gaussian(0.25), 0.15625)
+        for contour in GlossContour.allCases where contour != .linear {
+            XCTAssertEqual(contour(.nan), contour(0), "\(contour)")
+        }
+    }
+}
