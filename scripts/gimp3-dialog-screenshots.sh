@@ -6,19 +6,12 @@
 # Documentation, not a test. Needs root (chroot) and a built plug-in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root="$(scripts/gimp3-chroot.sh)"
-plugin=".build/release/libmercurial.so"
-[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
 # shellcheck source=scripts/chroot-mounts.sh
 . scripts/chroot-mounts.sh
-cleanup() {
-    for f in gimp.pid xvfb.pid; do
-        [ -f "$root/tmp/mercurial-$f" ] && kill "$(cat "$root/tmp/mercurial-$f")" 2>/dev/null || true
-        rm -f "$root/tmp/mercurial-$f"
-    done
-    chroot_unmount
-}
-trap cleanup EXIT
+root="$(scripts/gimp3-chroot.sh)"
+plugin="${PLUGIN:-.build/release/libmercurial.so}"
+[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
+trap gimp3_gui_cleanup EXIT
 chroot_mount
 profile=/tmp/mercurial-gimp3-dialogs
 rm -rf "$root$profile" "$root/tmp/mercurial-dialogs"

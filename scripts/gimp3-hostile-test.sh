@@ -6,14 +6,9 @@
 # Prints "SKIPPED: <reason>" when the root cannot be made.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-plugin=".build/release/libmercurial.so"
-[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
-reason="$(mktemp)"
-if ! root="$(scripts/gimp3-chroot.sh 2>"$reason")"; then
-    echo "SKIPPED: GIMP 3 hostile layers: the GIMP 3 root could not be made: $(tail -1 "$reason")"; exit 0
-fi
 # shellcheck source=scripts/chroot-mounts.sh
 . scripts/chroot-mounts.sh
+gimp3_root "GIMP 3 hostile layers"
 profile=/tmp/mercurial-gimp3-hostile
 cleanup() { chroot_unmount; [ -n "${MERCURIAL_KEEP:-}" ] || rm -rf "${root:?}$profile"; }
 trap cleanup EXIT

@@ -14,17 +14,9 @@
 # and exits 0 when that root cannot be provisioned; any failure exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-plugin="${PLUGIN:-.build/release/libmercurial.so}"
-[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
-reason_file="$(mktemp)"
-if ! root="$(scripts/gimp3-chroot.sh 2>"$reason_file")"; then
-    echo "SKIPPED: GIMP 3 live filters: the GIMP 3 chroot could not be provisioned: $(tail -1 "$reason_file")"
-    rm -f "$reason_file"
-    exit 0
-fi
-rm -f "$reason_file"
 # shellcheck source=scripts/chroot-mounts.sh
 . scripts/chroot-mounts.sh
+gimp3_root "GIMP 3 live filters"
 trap chroot_unmount EXIT
 chroot_mount
 

@@ -11,19 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="$PWD/.build/gimp3"
-plugin=".build/release/libmercurial.so"
-[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
-
-reason_file="$(mktemp)"
-if ! root="$(scripts/gimp3-chroot.sh 2>"$reason_file")"; then
-    echo "SKIPPED: GIMP 3 test: the GIMP 3 chroot could not be provisioned: $(tail -1 "$reason_file")"
-    rm -f "$reason_file"
-    exit 0
-fi
-rm -f "$reason_file"
-
 # shellcheck source=scripts/chroot-mounts.sh
 . scripts/chroot-mounts.sh
+gimp3_root "GIMP 3 test"
 cleanup() {
     chroot_unmount
 }

@@ -99,19 +99,9 @@ enum LiquidMetalOp: MetaOperation {
     // MARK: Graph
 
     static func attach(_ graph: MetaGraph) {
-        let input = graph.input
-        // Height Field from Mask and Shaded Material in one op: no height-field buffer between
-        // them. The height field carries the layer's alpha and the shading multiplies it into its
-        // own, so the letters stay cut out without a gegl:dst-in after it.
-        let surface = graph.add("mercurial:shaded-material-from-mask")
-        let sphere = graph.add("mercurial:hemisphere-light-render")
+        let metal = MetalSurface.add(to: graph), surface = metal.surface, sphere = metal.sphere
         let foil = graph.add("mercurial:holographic-hue")
-        graph.link(input, surface, foil, graph.output)
-        graph.connect(sphere, to: surface, pad: "aux")
-        // The surface reads the whole sphere for every region it shades: keep it rendered.
-        graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
-        graph.name(sphere, "sphere")
-        graph.name(surface, "surface")
+        graph.link(graph.input, surface, foil, graph.output)
         // One-to-one properties: GEGL forwards them (now and on every change).
         graph.redirect(\Properties.radius, to: surface, \ShadedMaskControls.height.radius)
         graph.redirect(\Properties.mask, to: surface, \ShadedMaskControls.height.mask)
@@ -126,10 +116,10 @@ enum LiquidMetalOp: MetaOperation {
     /// The look's lights, turned and scaled by the light controls, onto the inner hemisphere; the
     /// technique's profile onto the height field; the depth, signed by the direction, onto the shading.
     static func update(_ graph: MetaGraph, _ p: Properties) {
-        guard let sphere = graph.child("sphere"), let surface = graph.child("surface") else { return }
-        graph.set(surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
-        graph.set(surface, \ShadedMaskControls.shading.scale, p.direction == .up ? p.relief : -p.relief)
-        p.preset.look.light(sphere, in: graph, hueShift: p.hueShift, brightness: p.brightness,
+        guard let metal = MetalSurface.find(in: graph) else { return }
+        graph.set(metal.surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
+        graph.set(metal.surface, \ShadedMaskControls.shading.scale, p.direction == .up ? p.relief : -p.relief)
+        p.preset.look.light(metal.sphere, in: graph, hueShift: p.hueShift, brightness: p.brightness,
                             keyLight: p.customLight ? (p.lightAngle, p.lightAltitude) : nil)
     }
 

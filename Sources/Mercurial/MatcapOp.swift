@@ -54,14 +54,8 @@ enum MatcapOp: MetaOperation {
     // MARK: Graph
 
     static func attach(_ graph: MetaGraph) {
-        let surface = graph.add("mercurial:shaded-material-from-mask")
-        let sphere = graph.add("mercurial:hemisphere-light-render")
+        let surface = MetalSurface.add(to: graph).surface
         graph.link(graph.input, surface, graph.output)
-        graph.connect(sphere, to: surface, pad: "aux")
-        // The surface reads the whole shading image for every region it shades: keep it rendered.
-        graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
-        graph.name(sphere, "sphere")
-        graph.name(surface, "surface")
         graph.redirect(\Properties.mask, to: surface, \ShadedMaskControls.height.mask)
         graph.redirect(\Properties.style, to: surface, \ShadedMaskControls.height.style)
         graph.redirect(\Properties.radius, to: surface, \ShadedMaskControls.height.radius)
@@ -72,10 +66,10 @@ enum MatcapOp: MetaOperation {
     /// The look onto the sphere, the technique's profile onto the surface, and the shading image
     /// (the file's picture, or the sphere) onto its aux pad.
     static func update(_ graph: MetaGraph, _ p: Properties) {
-        guard let sphere = graph.child("sphere"), let surface = graph.child("surface") else { return }
-        graph.set(surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
-        p.look.look.light(sphere, in: graph)
-        graph.connectImageFile(p.source == .file ? p.file : "", to: surface, pad: "aux", fallback: sphere)
+        guard let metal = MetalSurface.find(in: graph) else { return }
+        graph.set(metal.surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
+        p.look.look.light(metal.sphere, in: graph)
+        graph.connectImageFile(p.source == .file ? p.file : "", to: metal.surface, pad: "aux", fallback: metal.sphere)
     }
 
     // MARK: Keys

@@ -9,7 +9,7 @@ Usage: compare_live.py ROUNDTRIP FIXTURES FIXTURE_SOURCES
              within 1/255.
 Prints a line per check and 'N passed, N failed'; exits 1 on any failure.
 """
-import array
+import importlib.util
 import os
 import sys
 
@@ -17,6 +17,12 @@ import gi
 
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
+
+# The picture loader of scripts/check-images.py (a file name with a dash: loaded by path).
+_spec = importlib.util.spec_from_file_location(
+    "check_images", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "check-images.py"))
+check_images = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check_images)
 
 results = []
 
@@ -27,16 +33,9 @@ def check(ok, what):
 
 
 def pixels(path):
-    graph = Gegl.Node()
-    node = graph.create_child("gegl:load")
-    node.set_property("path", path)
-    box = node.get_bounding_box()
-    buf = Gegl.Buffer.new("R'G'B'A u8", box.x, box.y, box.width, box.height)
-    sink = graph.create_child("gegl:write-buffer")
-    sink.set_property("buffer", buf)
-    node.link(sink)
-    sink.process()
-    return (box.width, box.height), array.array("B", bytes(buf.get(box, 1.0, "R'G'B'A u8", Gegl.AbyssPolicy.NONE)))
+    """(size, 8-bit R'G'B'A values) of a picture, read through GEGL as check-images.py reads it."""
+    width, height, values = check_images.load(path)
+    return (width, height), [max(0, min(255, round(v * 255))) for v in values]
 
 
 def same_look(a, b, what):

@@ -108,6 +108,16 @@ final class GimpDialogTests: PluginTestCase {
                       "the normal map is reachable from GIMP's dialog")
     }
 
+    /// Saves `width` × `height` pixels of a source op as a PNG file.
+    func savePNG(_ source: String, _ properties: [String: Value], width: Int, height: Int, to path: String) {
+        let g = Graph()
+        let node = g.add(source, properties)
+        let crop = g.add("gegl:crop", ["width": .double(Double(width)), "height": .double(Double(height))])
+        let save = g.add("gegl:png-save", ["path": .string(path)])
+        g.link(node, crop, save)
+        g.process(save)
+    }
+
     /// GIMP's default text layer: black letters on transparency.
     func blackText(_ g: Graph) -> Node {
         let text = g.add("gegl:text", ["string": .string("Hg"), "size": .double(80), "color": .string("black")])
@@ -147,12 +157,7 @@ final class GimpDialogTests: PluginTestCase {
     func testMatcapFile() throws {
         let dir = try Plugin.folder("matcap")
         let matcap = dir.appendingPathComponent("matcap.png").path
-        let g0 = Graph()
-        let colour = g0.add("gegl:color", ["value": .string("rgb(0.9, 0.1, 0.05)")])
-        let crop = g0.add("gegl:crop", ["width": .double(64), "height": .double(64)])
-        let save = g0.add("gegl:png-save", ["path": .string(matcap)])
-        g0.link(colour, crop, save)
-        g0.process(save)
+        savePNG("gegl:color", ["value": .string("rgb(0.9, 0.1, 0.05)")], width: 64, height: 64, to: matcap)
         let garbage = dir.appendingPathComponent("garbage.png").path
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: garbage))
 
@@ -178,12 +183,7 @@ final class GimpDialogTests: PluginTestCase {
     func testFoilPatternFile() throws {
         let dir = try Plugin.folder("foil")
         let pattern = dir.appendingPathComponent("pattern.png").path
-        let g0 = Graph()
-        let gradient = g0.add("gegl:linear-gradient", ["start-x": .double(0), "end-x": .double(140)])
-        let crop = g0.add("gegl:crop", ["width": .double(140), "height": .double(100)])
-        let save = g0.add("gegl:png-save", ["path": .string(pattern)])
-        g0.link(gradient, crop, save)
-        g0.process(save)
+        savePNG("gegl:linear-gradient", ["start-x": .double(0), "end-x": .double(140)], width: 140, height: 100, to: pattern)
         func foil(_ properties: [String: Value]) -> [Float] {
             let g = Graph()
             let text = blackText(g)

@@ -88,3 +88,28 @@ extension MaterialPreset.Look {
         return SIMD3(cos(e) * cos(a), -cos(e) * sin(a), sin(e)) * distance
     }
 }
+
+/// The metal ops' inner surface: mercurial:shaded-material-from-mask (the height field made and
+/// shaded in one op, no height-field buffer between them; it carries the layer's alpha, so the
+/// letters stay cut out) lit by a mercurial:hemisphere-light-render on its aux pad.
+struct MetalSurface {
+    let surface: GraphNode, sphere: GraphNode
+
+    /// Adds the two children, named "surface" and "sphere" for `find`.
+    static func add(to graph: MetaGraph) -> MetalSurface {
+        let surface = graph.add("mercurial:shaded-material-from-mask")
+        let sphere = graph.add("mercurial:hemisphere-light-render")
+        graph.connect(sphere, to: surface, pad: "aux")
+        // The surface reads the whole sphere for every region it shades: keep it rendered.
+        graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
+        graph.name(sphere, "sphere")
+        graph.name(surface, "surface")
+        return MetalSurface(surface: surface, sphere: sphere)
+    }
+
+    /// The two children `add` made.
+    static func find(in graph: MetaGraph) -> MetalSurface? {
+        guard let surface = graph.child("surface"), let sphere = graph.child("sphere") else { return nil }
+        return MetalSurface(surface: surface, sphere: sphere)
+    }
+}
