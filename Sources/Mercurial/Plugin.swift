@@ -16,6 +16,8 @@ let operations: [OperationRegistration] = [
     MatcapOp.registration,
     HolographicFoilOp.registration,
     ReliefLightingOp.registration,
+    BevelShadeOp.registration,
+    BevelEmbossOp.registration,
 ]
 
 @_cdecl("gegl_module_query")

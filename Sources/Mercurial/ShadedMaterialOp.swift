@@ -51,7 +51,7 @@ enum ShadedMaterialOp: ComposerOperation {
                 while let i = next() {
                     let block = blocks[i]
                     let rowLength = block.width + 2
-                    let inside = readGrown(input, block, bounds: bounds, format: prepared.heights, into: window,
+                    let inside = ShadingEngine.readGrown(input, block, bounds: bounds, format: prepared.heights, into: window,
                                            spare: window + windowSize)
                     output.fill(block, format: .rgbaFloat) { piece in
                         let r = piece.rect
@@ -65,41 +65,6 @@ enum ShadedMaterialOp: ComposerOperation {
                 }
             }
         }
-    }
-
-    /// Reads (height, alpha) for `block` grown by one pixel, rows of block.width + 2 pixels; outside
-    /// the height field its edge pixels repeat. False when `block` is nowhere near the height field.
-    /// `format`: YA float, or Y float (alpha 1), read first into `spare` (room for the grown
-    /// block's pixels, one float each).
-    static func readGrown(_ input: InputBuffer, _ block: Rect, bounds: Rect, format: PixelFormat,
-                          into p: UnsafeMutablePointer<Float>, spare: UnsafeMutablePointer<Float>) -> Bool {
-        let grown = block.grown(by: 1)
-        let inside = grown.intersection(bounds)
-        guard !inside.isEmpty else { return false }
-        let first = p + 2 * ((inside.y - grown.y) * grown.width + (inside.x - grown.x))
-        if format == .yFloat {
-            input.read(inside, format: .yFloat, into: spare)
-            for y in 0..<inside.height {
-                let heights = spare + y * inside.width, pairs = first + 2 * y * grown.width
-                for x in 0..<inside.width {
-                    pairs[2 * x] = heights[x]
-                    pairs[2 * x + 1] = 1
-                }
-            }
-        } else {
-            input.read(inside, format: .yaFloat, into: first, rowLength: grown.width)
-        }
-        clampEdges(p, grown: grown, inside: inside)
-        return true
-    }
-
-    /// Fills the part of `grown` outside `inside` with the nearest pixel of `inside` (2 floats each).
-    static func clampEdges(_ p: UnsafeMutablePointer<Float>, grown: Rect, inside: Rect) {
-        let stride = grown.width
-        let x0 = inside.x - grown.x, x1 = inside.maxX - grown.x, y0 = inside.y - grown.y, y1 = inside.maxY - grown.y
-        for y in y0..<y1 { ShadingEngine.repeatEdges(p + 2 * y * stride, first: x0, last: x1 - 1, width: stride) }
-        for y in 0..<y0 { (p + 2 * y * stride).update(from: p + 2 * y0 * stride, count: 2 * stride) }
-        for y in y1..<grown.height { (p + 2 * y * stride).update(from: p + 2 * (y1 - 1) * stride, count: 2 * stride) }
     }
 
     // MARK: Keys

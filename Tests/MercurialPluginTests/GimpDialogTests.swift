@@ -11,7 +11,7 @@ final class GimpDialogTests: PluginTestCase {
     static let menuOps = Gegl.operations().filter { $0.hasPrefix("mercurial:") && Gegl.key($0, "gimp:menu-path") != nil }.sorted()
 
     func testMenuOpsHaveNoAuxPadAndTheGraphOpsKeepTheirs() {
-        XCTAssertEqual(Self.menuOps, ["mercurial:height-field-from-mask", "mercurial:hemisphere-light-render",
+        XCTAssertEqual(Self.menuOps, ["mercurial:bevel-emboss", "mercurial:height-field-from-mask", "mercurial:hemisphere-light-render",
                                       "mercurial:holographic-foil", "mercurial:liquid-metal", "mercurial:matcap",
                                       "mercurial:relief-lighting"])
         for op in Self.menuOps {
@@ -26,7 +26,7 @@ final class GimpDialogTests: PluginTestCase {
         let menuTitles = Set(Self.menuOps.compactMap { Gegl.key($0, "title") })
         XCTAssertEqual(menuTitles.count, Self.menuOps.count)
         for op in ["mercurial:shaded-material", "mercurial:holographic-hue", "mercurial:lit-relief",
-                   "mercurial:shaded-material-from-mask"] {
+                   "mercurial:shaded-material-from-mask", "mercurial:bevel-shade"] {
             XCTAssertTrue(Gegl.pads(op).inputs.contains("aux"), "\(op) keeps its aux pad for graphs")
             XCTAssertFalse(menuTitles.contains(Gegl.key(op, "title") ?? ""), "\(op) has a menu op's title")
         }
