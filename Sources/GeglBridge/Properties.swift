@@ -307,6 +307,14 @@ public struct PropertyDeclaration<S: PropertySet>: Sendable {
         return Self(property: property, field: field, write: write)
     }
 
+    /// This declaration with `key` set to `value` (replacing the key where it was set).
+    public func replacingKey(_ key: String, _ value: String) -> Self {
+        var property = property
+        property.keys.removeAll { $0.0 == key }
+        property.keys.append((key, value))
+        return Self(property: property, field: field, write: write)
+    }
+
     /// GIMP shows the control only while `condition` holds: GEGL's UI-meta expression over the op's
     /// boolean and enum properties ("light1-enabled", "style {outer-bevel, emboss}", "!", "&", "|").
     public func visible(_ condition: String) -> Self { key("visible", condition) }

@@ -21,21 +21,33 @@ enum BevelEmbossOp: MetaOperation {
         var shading = BevelShadeControls()
 
         enum Page: Int, CaseIterable, Sendable, PropertyEnum {
-            case structure = 0, shading
+            case structure = 0, shading, surface, secondLight
             static let typeName = "MercurialBevelEmbossPage"
             var label: EnumCase {
                 switch self {
                 case .structure: EnumCase("structure", "Structure")
                 case .shading: EnumCase("shading", "Shading")
+                case .surface: EnumCase("surface", "Contour and texture")
+                case .secondLight: EnumCase("second-light", "Second light")
                 }
+            }
+
+            /// The page a shading control shows on.
+            static func of(_ name: String) -> Page {
+                if ["contour", "range"].contains(name) || name.hasPrefix("texture") || name == "invert-texture" { return .surface }
+                return name.hasPrefix("light2") || name == "second-light" ? .secondLight : .shading
             }
         }
 
-        /// The shading's controls on the Shading page, by reference (depth and inside-only are set
-        /// from the structure).
-        static let shadingControls = BevelShadeControls.declarations
-            .filter { !["depth", "inside-only"].contains($0.property.name) }
-            .map { $0.lifted(into: \Properties.shading).visible("page {shading}") }
+        /// The shading's own controls (depth and inside-only are set from the structure).
+        static let forwarded = BevelShadeControls.declarations.filter { !["depth", "inside-only"].contains($0.property.name) }
+
+        /// Those controls by reference, each on its page (and, within it, shown as the shading says).
+        static let shadingControls = forwarded.map { d -> PropertyDeclaration<Properties> in
+            let page = "page {\(Page.of(d.property.name).label.nick)}"
+            let shown = d.property.keys.first { $0.0 == "visible" }.map { "\(page) & \($0.1)" } ?? page
+            return d.lifted(into: \Properties.shading).replacingKey("visible", shown)
+        }
 
         static let declarations: [PropertyDeclaration<Properties>] = [
             .choice(\.page, "page", "Show", "Which group of controls the dialog shows."),
@@ -73,8 +85,7 @@ enum BevelEmbossOp: MetaOperation {
         graph.redirect(\Properties.size, to: heights, \HeightFieldControls.radius)
         graph.redirect(\Properties.soften, to: heights, \HeightFieldControls.soften)
         graph.redirect(\Properties.mask, to: heights, \HeightFieldControls.mask)
-        graph.redirect(Properties.shadingControls, to: shade,
-                       BevelShadeControls.declarations.filter { !["depth", "inside-only"].contains($0.property.name) })
+        graph.redirect(Properties.shadingControls, to: shade, Properties.forwarded)
     }
 
     /// The technique's profile onto the heights; the depth (per cent, signed by the direction) and

@@ -63,7 +63,7 @@ enum BevelShadeOp: ComposerOperation {
                         BevelShade.shade(prepared.parameters,
                                          heights: window + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
                                          rowLength: rowLength, layer: piece.input, width: r.width, height: r.height,
-                                         into: piece.pixels)
+                                         x0: r.x, y0: r.y, into: piece.pixels)
                     }
                 }
             }

@@ -15,7 +15,15 @@ import Glibc
 //   Cs' = (1 − αb)·Cs + αb·B(Cb, Cs)
 //   source-over (outer styles):  αo = αs + αb(1 − αs),  αo·Co = αs·Cs' + (1 − αs)·αb·Cb
 //   source-atop (inner styles):  αo = αb,               Co = αs·Cs' + (1 − αs)·Cb
-// The shadow is composited first, then the highlight. Where αs is 0 the pixel is copied as it is.
+// The shadow is composited first, then the highlight, then an optional second light's highlight (its
+// own colour, angle and altitude, in the highlight's mode and opacity). Where αs is 0 the pixel is
+// copied as it is.
+//
+// Before the slopes are taken, the heights go through the bevel's contour (a named curve over the
+// lower `range` of the height: h' = contour(min(h / range, 1))) and gain an optional texture,
+// h' += textureDepth · t(x / scale, y / scale) within the coverage, t in [0, 1] a pattern of the
+// pixel's absolute position (so any tile computes the same pixels): value noise, cells (Voronoi
+// distances), brushed metal (noise stretched along x) or canvas (a woven sine grid).
 
 /// How an effect's colour meets the layer's (the W3C/Photoshop formulas, per channel in [0, 1]).
 public enum BlendMode: Int, CaseIterable, Sendable {
@@ -38,26 +46,86 @@ public enum BlendMode: Int, CaseIterable, Sendable {
     }
 }
 
+/// Built-in textures for the bevel's surface.
+public enum BevelTexture: Int, CaseIterable, Sendable {
+    case none = 0, noise, cells, brushedMetal, canvas
+
+    /// The pattern at (u, v) (texture units), in [0, 1].
+    public func callAsFunction(_ u: Float, _ v: Float) -> Float {
+        switch self {
+        case .none: return 0
+        case .noise: return Self.valueNoise(u, v)
+        case .cells: return Self.cells(u, v)
+        case .brushedMetal: return 0.7 * Self.valueNoise(u / 16, v * 2) + 0.3 * Self.valueNoise(u / 4, v * 8)
+        case .canvas:
+            let a = 0.5 + 0.5 * sin(u * 2 * .pi), b = 0.5 + 0.5 * sin(v * 2 * .pi)
+            let over = (Int(floor(u)) + Int(floor(v))) & 1 == 0
+            return 0.15 * Self.valueNoise(u * 4, v * 4) + 0.85 * (over ? a * (1 - 0.5 * b) : b * (1 - 0.5 * a))
+        }
+    }
+
+    /// A hash of a lattice point, in [0, 1).
+    @inline(__always)
+    static func hash(_ x: Int, _ y: Int) -> Float {
+        var h = UInt32(truncatingIfNeeded: x &* 374_761_393 &+ y &* 668_265_263)
+        h = (h ^ (h >> 13)) &* 1_274_126_177
+        h ^= h >> 16
+        return Float(h & 0xFFFFFF) / Float(0x1000000)
+    }
+
+    /// Smooth value noise: the lattice hashes blended by smoothstep.
+    static func valueNoise(_ u: Float, _ v: Float) -> Float {
+        guard u.isFinite, v.isFinite else { return 0 }
+        let fu = floor(u), fv = floor(v), x = Int(fu), y = Int(fv)
+        let tu = u - fu, tv = v - fv
+        let su = tu * tu * (3 - 2 * tu), sv = tv * tv * (3 - 2 * tv)
+        let top = hash(x, y) + su * (hash(x + 1, y) - hash(x, y))
+        let bottom = hash(x, y + 1) + su * (hash(x + 1, y + 1) - hash(x, y + 1))
+        return top + sv * (bottom - top)
+    }
+
+    /// Voronoi: the distance to the nearest of one jittered point per unit square, in [0, 1].
+    static func cells(_ u: Float, _ v: Float) -> Float {
+        guard u.isFinite, v.isFinite else { return 0 }
+        let x = Int(floor(u)), y = Int(floor(v))
+        var best: Float = 4
+        for dy in -1...1 {
+            for dx in -1...1 {
+                let px = Float(x + dx) + hash(x + dx, y + dy), py = Float(y + dy) + hash(y + dy, x + dx)
+                best = min(best, (px - u) * (px - u) + (py - v) * (py - v))
+            }
+        }
+        return min(best.squareRoot(), 1)
+    }
+}
+
 public struct BevelShadeParameters: Sendable, Equatable {
     /// Slope gain (negative: the relief sinks in).
     public var depth: Float
     /// Where the light comes from: degrees counter-clockwise from the right, and above the ground.
     public var angle: Float, altitude: Float
-    public var contour: GlossContour
+    /// Remaps the light on the slopes (Photoshop's gloss contour).
+    public var gloss: GlossContour
     public var highlight: SIMD3<Float>, highlightMode: BlendMode, highlightOpacity: Float
     public var shadow: SIMD3<Float>, shadowMode: BlendMode, shadowOpacity: Float
     /// Inner styles: the effects stay on the layer's own pixels (source-atop); otherwise they may
     /// paint where the heights' coverage reaches outside it (source-over).
     public var atop: Bool
+    /// The bevel's profile curve over the lower `range` (0–1] of the height.
+    public var contour: GlossContour = .linear, range: Float = 1
+    public var texture: BevelTexture = .none, textureScale: Float = 32, textureDepth: Float = 0.1
+    /// A second light (off when its opacity is 0): its colour, angle and altitude.
+    public var light2: SIMD3<Float> = SIMD3(repeating: 1), light2Opacity: Float = 0
+    public var light2Angle: Float = 300, light2Altitude: Float = 30
 
-    public init(depth: Float = 10, angle: Float = 120, altitude: Float = 30, contour: GlossContour = .linear,
+    public init(depth: Float = 10, angle: Float = 120, altitude: Float = 30, gloss: GlossContour = .linear,
                 highlight: SIMD3<Float> = SIMD3(repeating: 1), highlightMode: BlendMode = .screen, highlightOpacity: Float = 0.75,
                 shadow: SIMD3<Float> = SIMD3(repeating: 0), shadowMode: BlendMode = .multiply, shadowOpacity: Float = 0.75,
                 atop: Bool = true) {
         self.depth = depth
         self.angle = angle
         self.altitude = altitude
-        self.contour = contour
+        self.gloss = gloss
         self.highlight = highlight
         self.highlightMode = highlightMode
         self.highlightOpacity = highlightOpacity
@@ -68,9 +136,20 @@ public struct BevelShadeParameters: Sendable, Equatable {
     }
 
     /// The unit vector towards the light (non-finite angles read as 0).
-    public var light: SIMD3<Float> {
+    public var light: SIMD3<Float> { Self.direction(angle: angle, altitude: altitude) }
+
+    /// The unit vector towards a light at Photoshop's angle and altitude (degrees).
+    public static func direction(angle: Float, altitude: Float) -> SIMD3<Float> {
         let a = (angle.isFinite ? angle : 0) * .pi / 180, e = min(max(altitude.isFinite ? altitude : 0, 0), 90) * .pi / 180
         return SIMD3(cos(e) * cos(a), -cos(e) * sin(a), sin(e))
+    }
+
+    /// A height after the contour (and before the texture).
+    @inline(__always)
+    public func contoured(_ h: Float) -> Float {
+        guard contour != .linear || range < 1 else { return h }
+        let r = range.isFinite ? min(max(range, 0.01), 1) : 1
+        return contour(min(max(h, 0) / r, 1))
     }
 }
 
@@ -84,7 +163,7 @@ public enum BevelShade {
         n /= (n * n).sum().squareRoot()
         let s = (n * l).sum() - l.z
         let up = min(max(s / max(1 - l.z, 1e-6), 0), 1), down = min(max(-s / max(l.z, 1e-6), 0), 1)
-        return (p.contour(up), p.contour(down))
+        return (p.gloss(up), p.gloss(down))
     }
 
     /// One effect composited onto (colour, alpha): colour `source` at alpha `alpha`, by `mode`.
@@ -104,27 +183,48 @@ public enum BevelShade {
     }
 
     /// Shades a block: `heights` holds (height, coverage) pairs for the block grown by one pixel,
-    /// rows of `rowLength` pairs; `layer` and `out` hold R'G'B'A rows of `width` pixels.
+    /// rows of `rowLength` pairs; `layer` and `out` hold R'G'B'A rows of `width` pixels; (x0, y0)
+    /// is the block's first pixel in the image (for the texture).
     public static func shade(_ p: BevelShadeParameters, heights: UnsafePointer<Float>, rowLength: Int,
-                             layer: UnsafePointer<Float>, width: Int, height: Int, into out: UnsafeMutablePointer<Float>) {
-        let l = p.light
-        let highlightOpacity = p.highlightOpacity.isFinite ? min(max(p.highlightOpacity, 0), 1) : 0
-        let shadowOpacity = p.shadowOpacity.isFinite ? min(max(p.shadowOpacity, 0), 1) : 0
+                             layer: UnsafePointer<Float>, width: Int, height: Int, x0: Int = 0, y0: Int = 0,
+                             into out: UnsafeMutablePointer<Float>) {
+        let l = p.light, l2 = BevelShadeParameters.direction(angle: p.light2Angle, altitude: p.light2Altitude)
+        func opacity(_ o: Float) -> Float { o.isFinite ? min(max(o, 0), 1) : 0 }
+        let highlightOpacity = opacity(p.highlightOpacity), shadowOpacity = opacity(p.shadowOpacity)
+        let light2Opacity = opacity(p.light2Opacity)
+        let textured = p.texture != .none && p.textureDepth.isFinite && p.textureDepth != 0
+        let scale = p.textureScale.isFinite ? max(p.textureScale, 1) : 32
+        // The height at (column c, row r) of the grown block (c, r from 0): contoured and textured.
+        @inline(__always) func h(_ c: Int, _ r: Int) -> Float {
+            let pair = heights + 2 * (r * rowLength + c)
+            var v = p.contoured(pair[0])
+            if textured {
+                let t = p.texture(Float(x0 + c - 1) / scale, Float(y0 + r - 1) / scale)
+                let coverage = pair[1].isFinite ? min(max(pair[1], 0), 1) : 0
+                v += p.textureDepth * coverage * t
+            }
+            return v
+        }
         for y in 0..<height {
-            let above = heights + 2 * (y * rowLength + 1), at = above + 2 * rowLength, below = at + 2 * rowLength
             for x in 0..<width {
                 let i = 4 * (y * width + x)
                 var colour = SIMD3(layer[i], layer[i + 1], layer[i + 2]), a = layer[i + 3]
-                var gx = (at[2 * x + 2] - at[2 * x - 2]) / 2, gy = (below[2 * x] - above[2 * x]) / 2
+                var gx = (h(x + 2, y + 1) - h(x, y + 1)) / 2, gy = (h(x + 1, y + 2) - h(x + 1, y)) / 2
                 if !gx.isFinite { gx = 0 }
                 if !gy.isFinite { gy = 0 }
                 let (up, down) = amounts(p, light: l, gx: gx, gy: gy)
                 // Outside an inner style's layer the effects have nothing to paint on; outer styles
                 // paint up to the heights' coverage.
-                let coverage = p.atop ? 1 : min(max(at[2 * x + 1].isFinite ? at[2 * x + 1] : 0, 0), 1)
+                let c = heights[2 * ((y + 1) * rowLength + x + 1) + 1]
+                let coverage = p.atop ? 1 : min(max(c.isFinite ? c : 0, 0), 1)
                 composite(&colour, &a, source: p.shadow, alpha: shadowOpacity * down * coverage, mode: p.shadowMode, atop: p.atop)
                 composite(&colour, &a, source: p.highlight, alpha: highlightOpacity * up * coverage, mode: p.highlightMode,
                           atop: p.atop)
+                if light2Opacity > 0 {
+                    let second = amounts(p, light: l2, gx: gx, gy: gy).highlight
+                    composite(&colour, &a, source: p.light2, alpha: light2Opacity * second * coverage, mode: p.highlightMode,
+                              atop: p.atop)
+                }
                 out[i] = colour.x
                 out[i + 1] = colour.y
                 out[i + 2] = colour.z

@@ -81,4 +81,29 @@ final class BevelShadeTests: XCTestCase {
         XCTAssertGreaterThan(outer[3], 0, "outside the layer, an outer style paints where the coverage is")
         XCTAssertGreaterThan(outer[0], layer[0], "screen white lightens")
     }
+
+    /// The textures stay in [0, 1], depend on the position alone, and are not flat.
+    func testTextures() {
+        for texture in BevelTexture.allCases where texture != .none {
+            var values: [Float] = []
+            for y in 0..<40 { for x in 0..<40 { values.append(texture(Float(x) * 0.37 - 5, Float(y) * 0.29 + 3)) } }
+            XCTAssertTrue(values.allSatisfy { $0 >= 0 && $0 <= 1 }, "\(texture)")
+            XCTAssertGreaterThan(values.max()! - values.min()!, 0.2, "\(texture) varies")
+            XCTAssertEqual(texture(12.25, -7.5), texture(12.25, -7.5))
+        }
+        XCTAssertEqual(BevelTexture.noise.callAsFunction(.nan, 1), 0)
+        XCTAssertEqual(BevelTexture.cells.callAsFunction(1, .infinity), 0)
+    }
+
+    /// The contour remaps the height before the slopes: linear over the full range is the identity;
+    /// a half range reaches the top at half the height.
+    func testContourAndRange() {
+        var p = BevelShadeParameters()
+        XCTAssertEqual(p.contoured(0.37), 0.37)
+        p.range = 0.5
+        XCTAssertEqual(p.contoured(0.25), 0.5, accuracy: 1e-6)
+        XCTAssertEqual(p.contoured(0.8), 1)
+        p.contour = .cone
+        XCTAssertEqual(p.contoured(0.25), 1, accuracy: 1e-6)
+    }
 }

@@ -95,7 +95,8 @@ final class BevelEmbossPluginTests: PluginTestCase {
         func picture(threads: Int, tile: Int) -> [Float] {
             let g = Graph()
             let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer())])
-            let node = g.add(op, ["size": .double(9), "style": .string("emboss"), "soften": .double(2)])
+            let node = g.add(op, ["size": .double(9), "style": .string("emboss"), "soften": .double(2),
+                                  "texture": .string("cells"), "texture-scale": .double(7), "second-light": .bool(true)])
             g.link(src, node)
             return render(g, node, x: 5, y: -2, width: Self.size, height: Self.size, format: "R'G'B'A float",
                           components: 4, threads: threads, tile: tile)
@@ -104,5 +105,22 @@ final class BevelEmbossPluginTests: PluginTestCase {
         for (threads, tile) in [(2, 16), (2, 23), (1, 37)] {
             assertSamePixels(picture(threads: threads, tile: tile), reference, "threads \(threads), tile \(tile)")
         }
+    }
+
+    /// A second light adds its colour on the slopes that face it; a texture changes the flat top.
+    func testSecondLightAndTexture() {
+        let (input, plain) = render(["size": .double(6)])
+        let (_, second) = render(["size": .double(6), "second-light": .bool(true), "light2-angle": .double(-60),
+                                  "light2-color": .string("rgb(0, 0, 1)"), "light2-opacity": .double(1)])
+        // The far side (lower right) faces the second light: bluer than without it.
+        let i = 4 * (far.1 * Self.size + far.0)
+        XCTAssertGreaterThan(second[i + 2] - second[i], plain[i + 2] - plain[i] + 0.02)
+        let (_, textured) = render(["size": .double(6), "texture": .string("noise"), "texture-scale": .double(4),
+                                    "texture-depth": .double(50)])
+        let centre = 4 * (48 * Self.size + 48)
+        var changed = 0
+        for y in 40..<56 { for x in 40..<56 where abs(textured[4 * (y * Self.size + x)] - input[4 * (y * Self.size + x)]) > 1e-3 { changed += 1 } }
+        XCTAssertGreaterThan(changed, 50, "the texture shades the flat top")
+        XCTAssertEqual(textured[centre + 3], input[centre + 3], "alpha as the layer's")
     }
 }
