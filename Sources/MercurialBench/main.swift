@@ -76,7 +76,7 @@ let groups: [[String]] = [
     ["shaded-material", "bump-map", "hemisphere-light-render"],
     ["holographic-hue", "cell-noise"],
     ["lit-relief", "paint"],
-    ["liquid-metal", "layer floor"],
+    ["liquid-metal", "layer floor", "bevel-emboss"],
 ]
 func runsGroup(_ k: Int) -> Bool { (group == "all" || group == String(k)) && groups[k].contains(where: wanted) }
 
@@ -518,6 +518,10 @@ if runsGroup(4) {
         Case(name: "  liquid-metal stage 1: height field alone", source: layer, build: metalStages(1)),
         Case(name: "  liquid-metal stages 1-2: shaded in the same op", source: layer, build: metalStages(2)),
         Case(name: "  liquid-metal stages 1-3: + foil at 0", source: layer, build: metalStages(3)),
+        // Bevel & Emboss keeping the layer's colours, at its defaults (size 5) and at liquid-metal's size.
+        Case(name: "mercurial:bevel-emboss on a text layer", source: layer, build: filter("mercurial:bevel-emboss")),
+        Case(name: "mercurial:bevel-emboss on a text layer, size 8", source: layer,
+             build: filter("mercurial:bevel-emboss", ["size": .double(8)])),
     ]
     // Bevel & Emboss: every style with every technique, and soften, on the same layer.
     let styleCases = ["inner-bevel", "outer-bevel", "emboss", "pillow-emboss"].flatMap { style in
@@ -530,6 +534,9 @@ if runsGroup(4) {
     for (k, v) in runCases(layerCases + styleCases) { t[k] = v }
     compare("mercurial:liquid-metal on a text layer", [("layer floor: gegl:invert-linear on the same layer", "≤ 2")])
     for c in styleCases { compare(c.name, [("mercurial:liquid-metal on a text layer", "≤ 1.5")]) }
+    for name in ["mercurial:bevel-emboss on a text layer", "mercurial:bevel-emboss on a text layer, size 8"] {
+        compare(name, [("layer floor: gegl:invert-linear on the same layer", ""), ("mercurial:liquid-metal on a text layer", "")])
+    }
     compare("layer floor: gegl:invert-linear on the same layer", [])
     for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: shaded in the same op",
                   "  liquid-metal stages 1-3: + foil at 0"] {

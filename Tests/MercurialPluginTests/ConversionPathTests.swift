@@ -44,20 +44,28 @@ final class ConversionPathTests: PluginTestCase {
         let dir = try Plugin.folder("conversion-paths")
         let usual = dir.appendingPathComponent("usual"), forced = dir.appendingPathComponent("forced")
         // babl's own choice, in a cache of our own: the three conversions the forced path is made
-        // of, then the demo's.
-        let made = python("""
-            for src, dst in [("Y float", "YA float"), ("YA float", "RGBA float"), ("RGBA float", "YA float")]:
-                b = Gegl.Buffer.new(src, 0, 0, 4, 4)
-                b.get(Gegl.Rectangle.new(0, 0, 4, 4), 1.0, dst, Gegl.AbyssPolicy.NONE)
-                del b
-            """, cache: usual)
-        XCTAssertEqual(made.status, 0, made.output)
+        // of, then the demo's. Once, on a loaded machine, one 4×4 conversion each left no entry for
+        // them in the cache: convert more, in a new process each time, until the cache holds them.
+        let needed = ["Y float\nYA float\n", "YA float\nRGBA float\n", "RGBA float\nYA float\n"]
+        let fishesFile = usual.appendingPathComponent("babl/babl-fishes")
+        for _ in 0..<5 {
+            let made = python("""
+                for src, dst in [("Y float", "YA float"), ("YA float", "RGBA float"), ("RGBA float", "YA float")]:
+                    for _ in range(4):
+                        b = Gegl.Buffer.new(src, 0, 0, 256, 256)
+                        b.get(Gegl.Rectangle.new(0, 0, 256, 256), 1.0, dst, Gegl.AbyssPolicy.NONE)
+                        del b
+                """, cache: usual)
+            XCTAssertEqual(made.status, 0, made.output)
+            let cached = (try? String(contentsOf: fishesFile, encoding: .utf8)) ?? ""
+            if needed.allSatisfy({ cached.contains("----\n" + $0) || cached.contains("\n" + $0) }) { break }
+        }
         let a = dir.appendingPathComponent("usual.exr").path, b = dir.appendingPathComponent("forced.exr").path
         render(to: a, cache: usual)
 
         // The same cache, but Y float → YA float through RGBA float: Y → (Y, 1) → (Y, Y, Y, 1) →
         // luminance again, whose weights do not add up to exactly 1 in float.
-        let fishes = try String(contentsOf: usual.appendingPathComponent("babl/babl-fishes"), encoding: .utf8)
+        let fishes = try String(contentsOf: fishesFile, encoding: .utf8)
         var entries = fishes.components(separatedBy: "----\n")
         let header = String(entries[0].prefix { $0 != "\n" })
         entries[0] = String(entries[0].dropFirst(header.count + 1))
