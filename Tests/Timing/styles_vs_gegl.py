@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Times mercurial:liquid-metal's Bevel & Emboss styles next to GEGL's own gegl:bevel and
-gegl:styles on a 3840×2160 text layer, in one process, as a host sees it: a fresh graph per run,
+"""Times mercurial:liquid-metal's Bevel & Emboss styles and mercurial:bevel-emboss next to GEGL's
+own gegl:bevel and gegl:styles on a 3840×2160 text layer, in one process, as a host sees it: a fresh graph per run,
 the result written into a new buffer. Prints a Markdown table: median of RUNS runs, and each
 style's ratio to gegl:bevel, gegl:styles and the default liquid-metal.
 
@@ -79,6 +79,11 @@ def main():
         for technique in ("smooth", "chisel-hard", "chisel-soft"):
             rows.append((f"liquid-metal {style}, {technique}", "mercurial:liquid-metal",
                          {"style": style, "technique": technique}))
+    # Bevel & Emboss keeping the layer's colours, as gegl:bevel does: its defaults and each style.
+    if Gegl.has_operation("mercurial:bevel-emboss"):
+        rows.append(("bevel-emboss (default)", "mercurial:bevel-emboss", {}))
+        for style in ("outer-bevel", "emboss", "pillow-emboss"):
+            rows.append((f"bevel-emboss {style}", "mercurial:bevel-emboss", {"style": style}))
     t = {name: timed(layer, op, props) for name, op, props in rows}
     maj, mnr, mic = Gegl.get_version()
     print(f"GEGL {maj}.{mnr}.{mic}, {W}×{H} text layer, 2 threads, median of {RUNS} fresh-graph runs\n")
