@@ -211,6 +211,11 @@ public final class MetaGraph: @unchecked Sendable {
         gegl_node_set_property(target.node, property, &value)
     }
 
+    /// Sets a colour property (linear RGBA) of one of GEGL's own ops; a missing property is a warning.
+    public func setColor(_ target: GraphNode, _ property: String, _ rgba: SIMD4<Float>) {
+        set(target, property, color: rgba)
+    }
+
     /// Sets a colour property from linear RGBA; a missing property is a warning.
     func set(_ target: GraphNode, _ property: String, color rgba: SIMD4<Float>) {
         guard gegl_node_find_property(target.node, property) != nil else { return missing(property, target) }

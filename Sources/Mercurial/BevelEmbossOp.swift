@@ -4,13 +4,16 @@ import MercurialKernels
 /// mercurial:bevel-emboss — Bevel & Emboss as artists know it from layer styles: the layer keeps
 /// its colours, with a highlight on the lit slopes and a shadow on the far ones. Inner graph:
 /// input → mercurial:height-field-from-mask (the shape's heights and their coverage) → aux of
-/// mercurial:bevel-shade, whose input is the layer.
+/// mercurial:bevel-shade, whose input is the layer (for a stroke emboss: the layer over a stroke of
+/// the bevel's width). With a metal material, the metal surface of liquid-metal replaces the shading.
 enum BevelEmbossOp: MetaOperation {
     // MARK: Properties
 
     struct Properties: PropertySet {
         var page = Page.structure
-        var style = BevelStyle.inner
+        var style = Style.inner
+        var strokeColor = SIMD4<Float>(0.5, 0.5, 0.5, 1)
+        var material = Material.layer
         var technique = BevelTechnique.smooth
         var profile = BevelProfile.coreImage
         var depth = 100.0
@@ -19,6 +22,47 @@ enum BevelEmbossOp: MetaOperation {
         var soften = 0.0
         var mask = MaskChannel.alpha
         var shading = BevelShadeControls()
+
+        /// Photoshop's styles: the height field's four, and the stroke emboss (an outer bevel on a
+        /// stroke of the bevel's width, in the stroke's colour).
+        enum Style: Int, CaseIterable, Sendable, PropertyEnum {
+            case inner = 0, outer, emboss, pillow, stroke
+            static let typeName = "MercurialBevelEmbossStyle"
+            var label: EnumCase {
+                switch self {
+                case .stroke: EnumCase("stroke-emboss", "Stroke emboss")
+                default: heights.label
+                }
+            }
+            /// The height field's style.
+            var heights: BevelStyle { BevelStyle(rawValue: rawValue) ?? .outer }
+        }
+
+        /// The layer's own colours, or one of the metal looks (liquid-metal's surface).
+        enum Material: Int, CaseIterable, Sendable, PropertyEnum {
+            case layer = 0, chrome, darkChrome, gold, mercury, neon
+            static let typeName = "MercurialBevelEmbossMaterial"
+            var label: EnumCase {
+                switch self {
+                case .layer: EnumCase("layer", "Layer colours")
+                case .chrome: EnumCase("chrome", "Chrome")
+                case .darkChrome: EnumCase("dark-chrome", "Dark chrome")
+                case .gold: EnumCase("gold", "Gold")
+                case .mercury: EnumCase("mercury", "Mercury")
+                case .neon: EnumCase("neon", "Neon")
+                }
+            }
+            var look: MaterialPreset? {
+                switch self {
+                case .layer: nil
+                case .chrome: .brightChrome
+                case .darkChrome: .chrome
+                case .gold: .gold
+                case .mercury: .mercury
+                case .neon: .neon
+                }
+            }
+        }
 
         enum Page: Int, CaseIterable, Sendable, PropertyEnum {
             case structure = 0, shading, surface, secondLight
@@ -44,14 +88,21 @@ enum BevelEmbossOp: MetaOperation {
 
         /// Those controls by reference, each on its page (and, within it, shown as the shading says).
         static let shadingControls = forwarded.map { d -> PropertyDeclaration<Properties> in
-            let page = "page {\(Page.of(d.property.name).label.nick)}"
+            var page = "page {\(Page.of(d.property.name).label.nick)}"
+            // A metal material brings its own light and colours: only the key light's direction acts.
+            if !["angle", "altitude"].contains(d.property.name) { page += " & material {layer}" }
             let shown = d.property.keys.first { $0.0 == "visible" }.map { "\(page) & \($0.1)" } ?? page
             return d.lifted(into: \Properties.shading).replacingKey("visible", shown)
         }
 
         static let declarations: [PropertyDeclaration<Properties>] = [
             .choice(\.page, "page", "Show", "Which group of controls the dialog shows."),
-            .choice(\.style, "style", "Style", "Where the bevel lies: inside the shape, around it, or both.")
+            .choice(\.style, "style", "Style",
+                    "Where the bevel lies: inside the shape, around it, both, or on a stroke around it.")
+                .visible("page {structure}"),
+            .color(\.strokeColor, "stroke-color", "Stroke colour", default: "rgb(0.5, 0.5, 0.5)",
+                   "The stroke's colour (stroke emboss).").visible("page {structure} & style {stroke-emboss}"),
+            .choice(\.material, "material", "Material", "The layer's own colours, or a metal look.")
                 .visible("page {structure}"),
             .choice(\.technique, "technique", "Technique",
                     "Smooth: a soft rounded rise. Chisel: a straight or rounded chamfer from the exact edge.")
@@ -75,27 +126,51 @@ enum BevelEmbossOp: MetaOperation {
     static func attach(_ graph: MetaGraph) {
         let heights = graph.add("mercurial:height-field-from-mask")
         let shade = graph.add("mercurial:bevel-shade")
-        graph.link(graph.input, shade, graph.output)
+        // The stroke: the heights' coverage in the stroke's colour, under the layer.
+        let strokeFill = graph.add("gegl:color-overlay"), strokeUnder = graph.add("gegl:over")
+        let metal = MetalSurface.add(to: graph)
         graph.link(graph.input, heights)
+        graph.link(heights, strokeFill, strokeUnder)
+        graph.connect(graph.input, to: strokeUnder, pad: "aux")
         graph.connect(heights, to: shade, pad: "aux")
-        graph.name(heights, "heights")
-        graph.name(shade, "shade")
+        graph.link(graph.input, metal.surface)
+        for (node, name) in [(heights, "heights"), (shade, "shade"), (strokeFill, "stroke-fill"), (strokeUnder, "stroke-under")] {
+            graph.name(node, name)
+        }
         graph.set(heights, \HeightFieldControls.keepAlpha, true)
-        graph.redirect(\Properties.style, to: heights, \HeightFieldControls.style)
         graph.redirect(\Properties.size, to: heights, \HeightFieldControls.radius)
         graph.redirect(\Properties.soften, to: heights, \HeightFieldControls.soften)
         graph.redirect(\Properties.mask, to: heights, \HeightFieldControls.mask)
+        graph.redirect(\Properties.size, to: metal.surface, \ShadedMaskControls.height.radius)
+        graph.redirect(\Properties.soften, to: metal.surface, \ShadedMaskControls.height.soften)
+        graph.redirect(\Properties.mask, to: metal.surface, \ShadedMaskControls.height.mask)
         graph.redirect(Properties.shadingControls, to: shade, Properties.forwarded)
     }
 
-    /// The technique's profile onto the heights; the depth (per cent, signed by the direction) and
-    /// whether the effects stay inside (inner bevel) onto the shading.
+    /// The style and the technique's profile onto the heights; the depth (per cent, signed by the
+    /// direction) and whether the effects stay inside onto the shading; the stroke in or out of the
+    /// shading's input; the material's surface or the shading onto the output.
     static func update(_ graph: MetaGraph, _ p: Properties) {
-        guard let heights = graph.child("heights"), let shade = graph.child("shade") else { return }
-        graph.set(heights, \HeightFieldControls.profile, p.technique.profile ?? p.profile)
-        let depth = p.depth / 10
-        graph.set(shade, \BevelShadeControls.depth, p.direction == .up ? depth : -depth)
-        graph.set(shade, \BevelShadeControls.insideOnly, p.style == .inner)
+        guard let heights = graph.child("heights"), let shade = graph.child("shade"),
+              let strokeFill = graph.child("stroke-fill"), let strokeUnder = graph.child("stroke-under"),
+              let metal = MetalSurface.find(in: graph) else { return }
+        let profile = p.technique.profile ?? p.profile
+        let depth = (p.direction == .up ? 1 : -1) * p.depth / 10
+        graph.set(heights, \HeightFieldControls.style, p.style.heights)
+        graph.set(heights, \HeightFieldControls.profile, profile)
+        graph.set(shade, \BevelShadeControls.depth, depth)
+        graph.set(shade, \BevelShadeControls.insideOnly, p.style == .inner || p.style == .stroke)
+        graph.setColor(strokeFill, "value", p.strokeColor)
+        graph.link(p.style == .stroke ? strokeUnder : graph.input, shade)
+        if let look = p.material.look {
+            graph.set(metal.surface, \ShadedMaskControls.height.style, p.style.heights)
+            graph.set(metal.surface, \ShadedMaskControls.height.profile, profile)
+            graph.set(metal.surface, \ShadedMaskControls.shading.scale, depth)
+            look.look.light(metal.sphere, in: graph, keyLight: (p.shading.angle, p.shading.altitude))
+            graph.link(metal.surface, graph.output)
+        } else {
+            graph.link(shade, graph.output)
+        }
     }
 
     // MARK: Keys

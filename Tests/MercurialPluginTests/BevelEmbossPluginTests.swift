@@ -123,4 +123,22 @@ final class BevelEmbossPluginTests: PluginTestCase {
         XCTAssertGreaterThan(changed, 50, "the texture shades the flat top")
         XCTAssertEqual(textured[centre + 3], input[centre + 3], "alpha as the layer's")
     }
+
+    /// Stroke emboss: a stroke of the size's width around the shape, in the stroke's colour, lit and
+    /// shaded; the inside keeps the layer's colour. A metal material replaces the colours.
+    func testStrokeEmbossAndMaterial() {
+        let (input, stroked) = render(["size": .double(6), "style": .string("stroke-emboss"),
+                                       "stroke-color": .string("rgb(0.1, 0.3, 0.9)")])
+        // A pixel of the ring outside the disc (3 px beyond its edge, on the light's side).
+        let ring = 4 * (48 * Self.size + 15)
+        XCTAssertEqual(input[ring + 3], 0)
+        XCTAssertGreaterThan(stroked[ring + 3], 0.5, "the stroke covers the ring")
+        XCTAssertGreaterThan(stroked[ring + 2], stroked[ring], "in the stroke's (blue) colour")
+        let centre = 4 * (48 * Self.size + 48)
+        for k in 0..<4 { XCTAssertEqual(stroked[centre + k], input[centre + k], accuracy: 1e-4, "inside as the layer") }
+        let (_, gold) = render(["size": .double(6), "material": .string("gold")])
+        XCTAssertNotEqual(gold[centre], input[centre], accuracy: 0.02, "a metal face, not the layer's red")
+        XCTAssertGreaterThan(gold[centre], gold[centre + 2], "gold is warm")
+        XCTAssertEqual(gold[4 * (2 * Self.size + 2) + 3], 0, "outside the shape stays clear")
+    }
 }
