@@ -164,7 +164,7 @@ public final class MetaGraph: @unchecked Sendable {
 
     /// Sets a numeric, boolean or enum property of one of GEGL's own ops (converted to the
     /// property's own type); a missing property is a warning.
-    func set(_ target: GraphNode, _ property: String, _ number: Double) {
+    public func set(_ target: GraphNode, _ property: String, _ number: Double) {
         guard let spec = gegl_node_find_property(target.node, property) else { return missing(property, target) }
         var value = GValue()
         g_value_init(&value, spec.pointee.value_type)

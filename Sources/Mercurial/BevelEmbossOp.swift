@@ -14,6 +14,7 @@ enum BevelEmbossOp: MetaOperation {
         var style = Style.inner
         var strokeColor = SIMD4<Float>(0.5, 0.5, 0.5, 1)
         var material = Material.layer
+        var textureFile = ""
         var technique = BevelTechnique.smooth
         var profile = BevelProfile.coreImage
         var depth = 100.0
@@ -118,7 +119,12 @@ enum BevelEmbossOp: MetaOperation {
             .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16, digits: 1,
                     unit: .pixelDistance, "Blurs the bevel's surface before it is lit.").visible("page {structure}"),
             .choice(\.mask, "mask", "Shape from", "Which part of the layer is the shape.").visible("page {structure}"),
-        ] + shadingControls
+        ] + shadingControls + [
+            // Last: GIMP 3.0's plug-in API cannot carry a file-path property and drops every one after it.
+            .filePath(\.textureFile, "texture-file", "Texture file",
+                      "A picture, tiled, whose brightness is pressed into the surface (unreadable: none).")
+                .visible("page {surface} & texture {file}"),
+        ]
     }
 
     // MARK: Graph
@@ -129,12 +135,18 @@ enum BevelEmbossOp: MetaOperation {
         // The stroke: the heights' coverage in the stroke's colour, under the layer.
         let strokeFill = graph.add("gegl:color-overlay"), strokeUnder = graph.add("gegl:over")
         let metal = MetalSurface.add(to: graph)
+        // A texture file: tiled, its brightness scaled by the depth, added to the heights.
+        let tile = graph.add("gegl:tile"), scaled = graph.add("gegl:multiply"), textured = graph.add("gegl:add")
+        graph.link(tile, scaled)
+        graph.connect(scaled, to: textured, pad: "aux")
+        graph.link(heights, textured)
         graph.link(graph.input, heights)
-        graph.link(heights, strokeFill, strokeUnder)
+        graph.link(strokeFill, strokeUnder)
         graph.connect(graph.input, to: strokeUnder, pad: "aux")
         graph.connect(heights, to: shade, pad: "aux")
         graph.link(graph.input, metal.surface)
-        for (node, name) in [(heights, "heights"), (shade, "shade"), (strokeFill, "stroke-fill"), (strokeUnder, "stroke-under")] {
+        for (node, name) in [(heights, "heights"), (shade, "shade"), (strokeFill, "stroke-fill"), (strokeUnder, "stroke-under"),
+                             (tile, "tile"), (scaled, "texture-scaled"), (textured, "textured")] {
             graph.name(node, name)
         }
         graph.set(heights, \HeightFieldControls.keepAlpha, true)
@@ -153,7 +165,18 @@ enum BevelEmbossOp: MetaOperation {
     static func update(_ graph: MetaGraph, _ p: Properties) {
         guard let heights = graph.child("heights"), let shade = graph.child("shade"),
               let strokeFill = graph.child("stroke-fill"), let strokeUnder = graph.child("stroke-under"),
-              let metal = MetalSurface.find(in: graph) else { return }
+              let tile = graph.child("tile"), let scaled = graph.child("texture-scaled"),
+              let textured = graph.child("textured"), let metal = MetalSurface.find(in: graph) else { return }
+        // The heights as they reach the shading: with the texture file added, or as made (never
+        // through a conversion when there is no file).
+        let file = p.shading.texture == .file
+            && graph.connectImageFile(p.textureFile, to: tile, pad: "input", fallback: nil)
+        if file {
+            graph.set(scaled, "value", (p.shading.invertTexture ? 1 : -1) * p.shading.textureDepth / 100)
+        }
+        let surface = file ? textured : heights
+        graph.connect(surface, to: shade, pad: "aux")
+        graph.link(surface, strokeFill)
         let profile = p.technique.profile ?? p.profile
         let depth = (p.direction == .up ? 1 : -1) * p.depth / 10
         graph.set(heights, \HeightFieldControls.style, p.style.heights)

@@ -48,12 +48,13 @@ public enum BlendMode: Int, CaseIterable, Sendable {
 
 /// Built-in textures for the bevel's surface.
 public enum BevelTexture: Int, CaseIterable, Sendable {
-    case none = 0, noise, cells, brushedMetal, canvas
+    /// `file`: a picture the plug-in adds to the heights before they arrive here (no pattern here).
+    case none = 0, noise, cells, brushedMetal, canvas, file
 
     /// The pattern at (u, v) (texture units), in [0, 1].
     public func callAsFunction(_ u: Float, _ v: Float) -> Float {
         switch self {
-        case .none: return 0
+        case .none, .file: return 0
         case .noise: return Self.valueNoise(u, v)
         case .cells: return Self.cells(u, v)
         case .brushedMetal: return 0.7 * Self.valueNoise(u / 16, v * 2) + 0.3 * Self.valueNoise(u / 4, v * 8)
@@ -192,7 +193,7 @@ public enum BevelShade {
         func opacity(_ o: Float) -> Float { o.isFinite ? min(max(o, 0), 1) : 0 }
         let highlightOpacity = opacity(p.highlightOpacity), shadowOpacity = opacity(p.shadowOpacity)
         let light2Opacity = opacity(p.light2Opacity)
-        let textured = p.texture != .none && p.textureDepth.isFinite && p.textureDepth != 0
+        let textured = p.texture != .none && p.texture != .file && p.textureDepth.isFinite && p.textureDepth != 0
         let scale = p.textureScale.isFinite ? max(p.textureScale, 1) : 32
         // The height at (column c, row r) of the grown block (c, r from 0): contoured and textured.
         @inline(__always) func h(_ c: Int, _ r: Int) -> Float {

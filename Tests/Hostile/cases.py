@@ -253,8 +253,11 @@ def case_file_paths(op):
         t.link(node)
         for name in paths:
             node.set_property(name, path)
-        if "source" in [s.name for s in Gegl.Operation.list_properties("mercurial:" + op)]:
-            node.set_property("source", 1)
+        names = [s.name for s in Gegl.Operation.list_properties("mercurial:" + op)]
+        if "source" in names:
+            node.set_property("source", 1)   # matcap: the file, not the look
+        if "texture" in names:
+            node.set_property("texture", 5)  # bevel-emboss: the texture from the file
         box = node.get_bounding_box()
         px = render(node, box.x, box.y, max(1, box.width), max(1, box.height))
         expect(non_finite(px) == 0, f"non-finite output with the file {path!r}")

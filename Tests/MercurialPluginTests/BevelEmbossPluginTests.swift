@@ -141,4 +141,26 @@ final class BevelEmbossPluginTests: PluginTestCase {
         XCTAssertGreaterThan(gold[centre], gold[centre + 2], "gold is warm")
         XCTAssertEqual(gold[4 * (2 * Self.size + 2) + 3], 0, "outside the shape stays clear")
     }
+
+    /// A texture file is tiled and pressed into the surface; a missing one changes nothing.
+    func testTextureFile() throws {
+        let dir = try Plugin.folder("bevel-texture")
+        let stripes = dir.appendingPathComponent("stripes.png").path
+        let g = Graph()
+        let pattern = g.add("gegl:linear-gradient", ["start-x": .double(0), "end-x": .double(5),
+                                                     "start-color": .string("black"), "end-color": .string("white")])
+        let crop = g.add("gegl:crop", ["width": .double(5), "height": .double(5)])
+        let save = g.add("gegl:png-save", ["path": .string(stripes)])
+        g.link(pattern, crop, save)
+        g.process(save)
+        let (input, plain) = render(["size": .double(6)])
+        let (_, missing) = render(["size": .double(6), "texture": .string("file"),
+                                   "texture-file": .string(dir.appendingPathComponent("none.png").path)])
+        assertSamePixels(missing, plain, "a missing texture file: no texture")
+        let (_, textured) = render(["size": .double(6), "texture": .string("file"), "texture-file": .string(stripes),
+                                    "texture-depth": .double(40)])
+        var changed = 0
+        for y in 40..<56 { for x in 40..<56 where abs(textured[4 * (y * Self.size + x)] - input[4 * (y * Self.size + x)]) > 1e-3 { changed += 1 } }
+        XCTAssertGreaterThan(changed, 50, "the file's stripes shade the flat top")
+    }
 }

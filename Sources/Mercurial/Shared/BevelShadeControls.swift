@@ -104,6 +104,7 @@ extension BevelTexture: PropertyEnum {
         case .cells: EnumCase("cells", "Cells")
         case .brushedMetal: EnumCase("brushed-metal", "Brushed metal")
         case .canvas: EnumCase("canvas", "Canvas")
+        case .file: EnumCase("file", "Picture file")
         }
     }
 }
