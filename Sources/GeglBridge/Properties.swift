@@ -300,15 +300,9 @@ public struct PropertyDeclaration<S: PropertySet>: Sendable {
         return Self(property: changed, field: field, write: write)
     }
 
-    /// This declaration with one more property key.
+    /// This declaration with the property key `key` set to `value` (in place of an earlier value:
+    /// GEGL keeps one per key).
     public func key(_ key: String, _ value: String) -> Self {
-        var property = property
-        property.keys.append((key, value))
-        return Self(property: property, field: field, write: write)
-    }
-
-    /// This declaration with `key` set to `value` (replacing the key where it was set).
-    public func replacingKey(_ key: String, _ value: String) -> Self {
         var property = property
         property.keys.removeAll { $0.0 == key }
         property.keys.append((key, value))
@@ -319,13 +313,7 @@ public struct PropertyDeclaration<S: PropertySet>: Sendable {
     /// boolean and enum properties ("light1-enabled", "style {outer-bevel, emboss}", "!", "&", "|").
     public func visible(_ condition: String) -> Self { key("visible", condition) }
 
-    /// GIMP greys the control out unless `condition` holds (same expressions as `visible`).
-    public func sensitive(_ condition: String) -> Self { key("sensitive", condition) }
-
     /// One coordinate of a position on the layer ("x" or "y"): GIMP pairs an x with the y after it
     /// and offers its on-canvas picker.
     public func axis(_ axis: String) -> Self { key("axis", axis) }
-
-    /// A colour that follows the artist's palette in GIMP ("color-primary", "color-secondary").
-    public func role(_ role: String) -> Self { key("role", role) }
 }

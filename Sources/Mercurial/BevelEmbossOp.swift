@@ -14,6 +14,7 @@ enum BevelEmbossOp: MetaOperation {
         var style = Style.inner
         var strokeColor = SIMD4<Float>(0.5, 0.5, 0.5, 1)
         var material = Material.layer
+        var look = MaterialPreset.brightChrome
         var textureFile = ""
         var technique = BevelTechnique.smooth
         var profile = BevelProfile.coreImage
@@ -39,28 +40,14 @@ enum BevelEmbossOp: MetaOperation {
             var heights: BevelStyle { BevelStyle(rawValue: rawValue) ?? .outer }
         }
 
-        /// The layer's own colours, or one of the metal looks (liquid-metal's surface).
+        /// The layer's own colours, or a metal look (liquid-metal's surface, its looks by `look`).
         enum Material: Int, CaseIterable, Sendable, PropertyEnum {
-            case layer = 0, chrome, darkChrome, gold, mercury, neon
+            case layer = 0, metal
             static let typeName = "MercurialBevelEmbossMaterial"
             var label: EnumCase {
                 switch self {
                 case .layer: EnumCase("layer", "Layer colours")
-                case .chrome: EnumCase("chrome", "Chrome")
-                case .darkChrome: EnumCase("dark-chrome", "Dark chrome")
-                case .gold: EnumCase("gold", "Gold")
-                case .mercury: EnumCase("mercury", "Mercury")
-                case .neon: EnumCase("neon", "Neon")
-                }
-            }
-            var look: MaterialPreset? {
-                switch self {
-                case .layer: nil
-                case .chrome: .brightChrome
-                case .darkChrome: .chrome
-                case .gold: .gold
-                case .mercury: .mercury
-                case .neon: .neon
+                case .metal: EnumCase("metal", "Metal")
                 }
             }
         }
@@ -93,7 +80,7 @@ enum BevelEmbossOp: MetaOperation {
             // A metal material brings its own light and colours: only the key light's direction acts.
             if !["angle", "altitude"].contains(d.property.name) { page += " & material {layer}" }
             let shown = d.property.keys.first { $0.0 == "visible" }.map { "\(page) & \($0.1)" } ?? page
-            return d.lifted(into: \Properties.shading).replacingKey("visible", shown)
+            return d.lifted(into: \Properties.shading).visible(shown)
         }
 
         static let declarations: [PropertyDeclaration<Properties>] = [
@@ -103,8 +90,10 @@ enum BevelEmbossOp: MetaOperation {
                 .visible("page {structure}"),
             .color(\.strokeColor, "stroke-color", "Stroke colour", default: "rgb(0.5, 0.5, 0.5)",
                    "The stroke's colour (stroke emboss).").visible("page {structure} & style {stroke-emboss}"),
-            .choice(\.material, "material", "Material", "The layer's own colours, or a metal look.")
+            .choice(\.material, "material", "Material", "The layer's own colours, or metal.")
                 .visible("page {structure}"),
+            .choice(\.look, "look", "Look", "The metal and the lights on it.")
+                .visible("page {structure} & material {metal}"),
             .choice(\.technique, "technique", "Technique",
                     "Smooth: a soft rounded rise. Chisel: a straight or rounded chamfer from the exact edge.")
                 .visible("page {structure}"),
@@ -185,11 +174,11 @@ enum BevelEmbossOp: MetaOperation {
         graph.set(shade, \BevelShadeControls.insideOnly, p.style == .inner || p.style == .stroke)
         graph.setColor(strokeFill, "value", p.strokeColor)
         graph.link(p.style == .stroke ? strokeUnder : graph.input, shade)
-        if let look = p.material.look {
+        if p.material == .metal {
             graph.set(metal.surface, \ShadedMaskControls.height.style, p.style.heights)
             graph.set(metal.surface, \ShadedMaskControls.height.profile, profile)
             graph.set(metal.surface, \ShadedMaskControls.shading.scale, depth)
-            look.look.light(metal.sphere, in: graph, keyLight: (p.shading.angle, p.shading.altitude))
+            p.look.look.light(metal.sphere, in: graph, keyLight: (p.shading.angle, p.shading.altitude))
             graph.link(metal.surface, graph.output)
         } else {
             graph.link(shade, graph.output)

@@ -56,6 +56,10 @@ enum BevelShadeOp: ComposerOperation {
                             ShadingEngine.readGrown(aux, block, bounds: $0, format: .yaFloat, into: window, spare: window)
                         } ?? false
                     } ?? false
+                    if near {
+                        BevelShade.shapeHeights(prepared.parameters, heights: window, rowLength: rowLength,
+                                                rows: block.height + 2, x0: block.x - 1, y0: block.y - 1)
+                    }
                     output.fill(block, format: .perceptualRGBAFloat, reading: input, format: .perceptualRGBAFloat) { piece in
                         let r = piece.rect
                         // No height field near this block: flat, so the layer as it is.
@@ -63,7 +67,7 @@ enum BevelShadeOp: ComposerOperation {
                         BevelShade.shade(prepared.parameters,
                                          heights: window + 2 * ((r.y - block.y) * rowLength + (r.x - block.x)),
                                          rowLength: rowLength, layer: piece.input, width: r.width, height: r.height,
-                                         x0: r.x, y0: r.y, into: piece.pixels)
+                                         into: piece.pixels)
                     }
                 }
             }

@@ -183,40 +183,49 @@ public enum BevelShade {
         }
     }
 
-    /// Shades a block: `heights` holds (height, coverage) pairs for the block grown by one pixel,
-    /// rows of `rowLength` pairs; `layer` and `out` hold R'G'B'A rows of `width` pixels; (x0, y0)
-    /// is the block's first pixel in the image (for the texture).
+    /// Shapes the heights of a block's window in place, once each before `shade` reads them: the
+    /// contour, then the texture (× the coverage). `heights` holds (height, coverage) pairs, `rows`
+    /// rows of `rowLength` pairs; (x0, y0) is its first pixel in the image.
+    public static func shapeHeights(_ p: BevelShadeParameters, heights: UnsafeMutablePointer<Float>, rowLength: Int,
+                                    rows: Int, x0: Int, y0: Int) {
+        let textured = p.texture != .none && p.texture != .file && p.textureDepth.isFinite && p.textureDepth != 0
+        guard p.contour != .linear || p.range < 1 || textured else { return }
+        let scale = p.textureScale.isFinite ? max(p.textureScale, 1) : 32
+        for r in 0..<rows {
+            for c in 0..<rowLength {
+                let pair = heights + 2 * (r * rowLength + c)
+                var v = p.contoured(pair[0])
+                if textured {
+                    let t = p.texture(Float(x0 + c) / scale, Float(y0 + r) / scale)
+                    let coverage = pair[1].isFinite ? min(max(pair[1], 0), 1) : 0
+                    v += p.textureDepth * coverage * t
+                }
+                pair[0] = v
+            }
+        }
+    }
+
+    /// Shades a block: `heights` holds (height, coverage) pairs for the block grown by one pixel
+    /// (shaped by `shapeHeights`), rows of `rowLength` pairs; `layer` and `out` hold R'G'B'A rows of
+    /// `width` pixels.
     public static func shade(_ p: BevelShadeParameters, heights: UnsafePointer<Float>, rowLength: Int,
-                             layer: UnsafePointer<Float>, width: Int, height: Int, x0: Int = 0, y0: Int = 0,
-                             into out: UnsafeMutablePointer<Float>) {
+                             layer: UnsafePointer<Float>, width: Int, height: Int, into out: UnsafeMutablePointer<Float>) {
         let l = p.light, l2 = BevelShadeParameters.direction(angle: p.light2Angle, altitude: p.light2Altitude)
         func opacity(_ o: Float) -> Float { o.isFinite ? min(max(o, 0), 1) : 0 }
         let highlightOpacity = opacity(p.highlightOpacity), shadowOpacity = opacity(p.shadowOpacity)
         let light2Opacity = opacity(p.light2Opacity)
-        let textured = p.texture != .none && p.texture != .file && p.textureDepth.isFinite && p.textureDepth != 0
-        let scale = p.textureScale.isFinite ? max(p.textureScale, 1) : 32
-        // The height at (column c, row r) of the grown block (c, r from 0): contoured and textured.
-        @inline(__always) func h(_ c: Int, _ r: Int) -> Float {
-            let pair = heights + 2 * (r * rowLength + c)
-            var v = p.contoured(pair[0])
-            if textured {
-                let t = p.texture(Float(x0 + c - 1) / scale, Float(y0 + r - 1) / scale)
-                let coverage = pair[1].isFinite ? min(max(pair[1], 0), 1) : 0
-                v += p.textureDepth * coverage * t
-            }
-            return v
-        }
         for y in 0..<height {
+            let above = heights + 2 * (y * rowLength + 1), at = above + 2 * rowLength, below = at + 2 * rowLength
             for x in 0..<width {
                 let i = 4 * (y * width + x)
                 var colour = SIMD3(layer[i], layer[i + 1], layer[i + 2]), a = layer[i + 3]
-                var gx = (h(x + 2, y + 1) - h(x, y + 1)) / 2, gy = (h(x + 1, y + 2) - h(x + 1, y)) / 2
+                var gx = (at[2 * x + 2] - at[2 * x - 2]) / 2, gy = (below[2 * x] - above[2 * x]) / 2
                 if !gx.isFinite { gx = 0 }
                 if !gy.isFinite { gy = 0 }
                 let (up, down) = amounts(p, light: l, gx: gx, gy: gy)
                 // Outside an inner style's layer the effects have nothing to paint on; outer styles
                 // paint up to the heights' coverage.
-                let c = heights[2 * ((y + 1) * rowLength + x + 1) + 1]
+                let c = at[2 * x + 1]
                 let coverage = p.atop ? 1 : min(max(c.isFinite ? c : 0, 0), 1)
                 composite(&colour, &a, source: p.shadow, alpha: shadowOpacity * down * coverage, mode: p.shadowMode, atop: p.atop)
                 composite(&colour, &a, source: p.highlight, alpha: highlightOpacity * up * coverage, mode: p.highlightMode,

@@ -136,7 +136,7 @@ final class BevelEmbossPluginTests: PluginTestCase {
         XCTAssertGreaterThan(stroked[ring + 2], stroked[ring], "in the stroke's (blue) colour")
         let centre = 4 * (48 * Self.size + 48)
         for k in 0..<4 { XCTAssertEqual(stroked[centre + k], input[centre + k], accuracy: 1e-4, "inside as the layer") }
-        let (_, gold) = render(["size": .double(6), "material": .string("gold")])
+        let (_, gold) = render(["size": .double(6), "material": .string("metal"), "look": .string("gold")])
         XCTAssertNotEqual(gold[centre], input[centre], accuracy: 0.02, "a metal face, not the layer's red")
         XCTAssertGreaterThan(gold[centre], gold[centre + 2], "gold is warm")
         XCTAssertEqual(gold[4 * (2 * Self.size + 2) + 3], 0, "outside the shape stays clear")

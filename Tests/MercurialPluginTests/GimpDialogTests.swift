@@ -126,6 +126,15 @@ final class GimpDialogTests: PluginTestCase {
         return crop
     }
 
+    /// `op` with `properties` on black text, as RGBA float over the text's 140 × 100 pixels.
+    func onBlackText(_ op: String, _ properties: [String: Value]) -> [Float] {
+        let g = Graph()
+        let text = blackText(g)
+        let node = g.add(op, properties)
+        g.link(text, node)
+        return render(g, node, x: 0, y: 0, width: 140, height: 100, format: "RGBA float", components: 4)
+    }
+
     /// Every menu op with its defaults, on black text: a visible picture (not transparent, not
     /// black) with relief (not one flat colour over the letters). The renderer draws its sphere at
     /// its own size whatever the layer (it has no input to measure): it is checked on a layer of
@@ -161,13 +170,7 @@ final class GimpDialogTests: PluginTestCase {
         let garbage = dir.appendingPathComponent("garbage.png").path
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: garbage))
 
-        func shaded(_ properties: [String: Value]) -> [Float] {
-            let g = Graph()
-            let text = blackText(g)
-            let node = g.add("mercurial:matcap", properties)
-            g.link(text, node)
-            return render(g, node, x: 0, y: 0, width: 140, height: 100, format: "RGBA float", components: 4)
-        }
+        func shaded(_ properties: [String: Value]) -> [Float] { onBlackText("mercurial:matcap", properties) }
         let look = shaded([:])
         assertSamePixels(shaded(["source": .string("file"), "file": .string(dir.appendingPathComponent("none.png").path)]), look,
                          "a missing file gives the look")
@@ -184,13 +187,7 @@ final class GimpDialogTests: PluginTestCase {
         let dir = try Plugin.folder("foil")
         let pattern = dir.appendingPathComponent("pattern.png").path
         savePNG("gegl:linear-gradient", ["start-x": .double(0), "end-x": .double(140)], width: 140, height: 100, to: pattern)
-        func foil(_ properties: [String: Value]) -> [Float] {
-            let g = Graph()
-            let text = blackText(g)
-            let node = g.add("mercurial:holographic-foil", properties)
-            g.link(text, node)
-            return render(g, node, x: 0, y: 0, width: 140, height: 100, format: "RGBA float", components: 4)
-        }
+        func foil(_ properties: [String: Value]) -> [Float] { onBlackText("mercurial:holographic-foil", properties) }
         let cells = foil([:])
         assertSamePixels(foil(["pattern-file": .string(dir.appendingPathComponent("none.png").path)]), cells)
         XCTAssertNotEqual(foil(["pattern-file": .string(pattern)]), cells)
