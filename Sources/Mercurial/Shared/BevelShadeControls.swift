@@ -1,4 +1,3 @@
-import Glibc
 import GeglBridge
 import MercurialKernels
 
@@ -71,11 +70,9 @@ struct BevelShadeControls: PropertySet {
     /// The kernel's parameters (colours as the perceptual values the blend modes work on).
     var parameters: BevelShadeParameters {
         func perceptual(_ c: SIMD4<Float>) -> SIMD3<Float> {
-            func encode(_ v: Float) -> Float {
-                let x = v.isFinite ? min(max(v, 0), 1) : 0
-                return x <= 0.0031308 ? 12.92 * x : 1.055 * powf(x, 1 / 2.4) - 0.055
-            }
-            return SIMD3(encode(c.x), encode(c.y), encode(c.z))
+            let v = convertColor(c, to: .perceptualRGBAFloat)
+            func clamped(_ x: Float) -> Float { x.isFinite ? min(max(x, 0), 1) : 0 }
+            return SIMD3(clamped(v.x), clamped(v.y), clamped(v.z))
         }
         var p = BevelShadeParameters(depth: Float(depth), angle: Float(angle), altitude: Float(altitude), gloss: glossContour,
                                      highlight: perceptual(highlightColor), highlightMode: highlightMode,
