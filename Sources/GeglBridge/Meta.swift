@@ -88,7 +88,7 @@ public final class MetaGraph: @unchecked Sendable {
 
     /// Sets a colour property (linear RGBA) of a child whose op declares `S`.
     public func set<S: PropertySet>(_ target: GraphNode, _ field: WritableKeyPath<S, SIMD4<Float>>, _ value: SIMD4<Float>) {
-        set(target, declared(field), color: value)
+        setColor(target, declared(field), value)
     }
 
     /// The GEGL name `S` declares for `field` ("" with a warning for an undeclared one, which no
@@ -211,13 +211,8 @@ public final class MetaGraph: @unchecked Sendable {
         gegl_node_set_property(target.node, property, &value)
     }
 
-    /// Sets a colour property (linear RGBA) of one of GEGL's own ops; a missing property is a warning.
-    public func setColor(_ target: GraphNode, _ property: String, _ rgba: SIMD4<Float>) {
-        set(target, property, color: rgba)
-    }
-
     /// Sets a colour property from linear RGBA; a missing property is a warning.
-    func set(_ target: GraphNode, _ property: String, color rgba: SIMD4<Float>) {
+    public func setColor(_ target: GraphNode, _ property: String, _ rgba: SIMD4<Float>) {
         guard gegl_node_find_property(target.node, property) != nil else { return missing(property, target) }
         var value = GValue()
         g_value_init(&value, gegl_color_get_type())
