@@ -67,6 +67,12 @@ private let requiredForOutputCallback: @convention(c) (OperationPointer?, Unsafe
     return required(context(op), String(cString: pad), roiRect(roi)).gegl
 }
 
+private let cachedRegionCallback: @convention(c) (OperationPointer?, UnsafePointer<GeglRectangle>?) -> GeglRectangle = {
+    op, roi in
+    guard let op, let cached = registration(of: raw(op)).cachedRegion else { return roi?.pointee ?? GeglRectangle() }
+    return cached(context(op), roiRect(roi)).gegl
+}
+
 /// What a change on a pad makes stale. A change of the aux image (read whole) touches every output
 /// pixel; a change of the input touches the changed region grown by what the op reads around each
 /// pixel, which for our symmetric neighbourhoods is exactly what `requiredForOutput` returns.
@@ -177,6 +183,9 @@ func installCallbacks(_ operation: OperationRegistration, klass: UnsafeMutableRa
     // unless the op spreads each region over the threads itself (then GEGL must not split it too).
     opClass.pointee.threaded = operation.threading == .splitByGegl ? 1 : 0
     opClass.pointee.prepare = prepareCallback
+
+    // Only ops that ask: GEGL gives every op with get_cached_region a cache.
+    if operation.cachedRegion != nil { opClass.pointee.get_cached_region = cachedRegionCallback }
 
     switch operation.base {
     case .pointFilter, .pointComposer, .areaFilter, .filter, .composer:

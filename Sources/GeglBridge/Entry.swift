@@ -8,6 +8,7 @@ extension OperationDefinition {
         described.properties = Properties.specs
         let r = OperationRegistration(info: described, base: base)
         r.threading = threading
+        r.cachedRegion = cachedRegion
         r.prepare = { prepare($0) }
         r.passesThrough = { passesThrough(unwrap($0)) }
         return r

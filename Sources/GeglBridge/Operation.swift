@@ -116,10 +116,15 @@ public protocol OperationDefinition {
     /// True when, so prepared, the output is exactly the input (e.g. a strength of 0): GEGL then
     /// passes the input buffer on and `process` is not called. Filters and composers only.
     static func passesThrough(_ prepared: Prepared) -> Bool
+    /// For ops whose work for a region is mostly shared with its neighbours' (a large halo): what
+    /// GEGL computes, and keeps in the node's cache, when `roi` is asked (at least roi). With it,
+    /// GEGL gives the node a cache. nil (the default): just the region asked.
+    static var cachedRegion: (@Sendable (OperationContext, Rect) -> Rect)? { get }
 }
 
 extension OperationDefinition {
     public static var threading: Threading { .splitByGegl }
+    public static var cachedRegion: (@Sendable (OperationContext, Rect) -> Rect)? { nil }
     public static func passesThrough(_ prepared: Prepared) -> Bool { false }
 }
 

@@ -74,6 +74,8 @@ public final class OperationRegistration: @unchecked Sendable {
     var prepare: ((PrepareContext) -> any Sendable)?
     var boundingBox: ((OperationContext) -> Rect)?
     var requiredForOutput: ((OperationContext, String, Rect) -> Rect)?
+    /// GEGL's get_cached_region: what to compute (and keep in the node's cache) when `roi` is asked.
+    var cachedRegion: ((OperationContext, Rect) -> Rect)?
     var processPoint: ((Any, UnsafeRawPointer, UnsafeMutableRawPointer, Int, Rect) -> Void)?
     var processPointComposer: ((Any, UnsafeRawPointer, UnsafeRawPointer?, UnsafeMutableRawPointer, Int, Rect) -> Void)?
     var processPointRender: ((Any, UnsafeMutableRawPointer, Int, Rect) -> Void)?

@@ -103,7 +103,7 @@ enum BevelEmbossOp: MetaOperation {
                     "How steep the bevel looks, in per cent.").visible("page {structure}"),
             .choice(\.direction, "direction", "Direction", "Up raises the bevel; down sinks it.")
                 .visible("page {structure}"),
-            .double(\.size, "size", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...60, gamma: 1.5,
+            .double(\.size, "size", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...HeightFieldParameters.maximumRadius, gamma: 2,
                     digits: 1, unit: .pixelDistance, "How far from the edge the bevel reaches.").visible("page {structure}"),
             .double(\.soften, "soften", "Soften", range: 0...HeightFieldParameters.maximumSoften, ui: 0...16, digits: 1,
                     unit: .pixelDistance, "Blurs the bevel's surface before it is lit.").visible("page {structure}"),

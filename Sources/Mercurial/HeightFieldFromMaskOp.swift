@@ -11,17 +11,24 @@ enum HeightFieldFromMaskOp: AreaFilterOperation {
 
     static func prepare(_ context: PrepareContext) -> HeightFieldEngine.Prepared {
         let p = context.properties.typed(Properties.self)
-        let prepared = HeightFieldEngine.prepared(p)
+        let prepared = HeightFieldEngine.prepared(p, bounds: context.sourceBounds("input"))
         context.setFormat("input", .yaFloat)
         context.setFormat("output", p.keepAlpha ? .yaFloat : .yFloat)
         context.setHalo(prepared.parameters.halo)
         return prepared
     }
 
+    /// Large sizes: the whole layer at once (see `HeightFieldEngine.cachedRegion`).
+    static let cachedRegion: (@Sendable (OperationContext, Rect) -> Rect)? = { context, roi in
+        HeightFieldEngine.cachedRegion(context.properties.typed(Properties.self).parameters,
+                                       bounds: context.sourceBounds("input"), roi: roi)
+    }
+
     // MARK: Process
 
     static func process(_ prepared: HeightFieldEngine.Prepared, input: InputBuffer, output: OutputBuffer, roi: Rect) {
-        HeightFieldEngine.heights(prepared, input: input, roi: roi) { output.write($0, format: $1, from: $2) }
+        let seeds = HeightFieldEngine.coarseSeeds(prepared, input: input, region: roi)
+        HeightFieldEngine.heights(prepared, input: input, roi: roi, seeds: seeds) { output.write($0, format: $1, from: $2) }
     }
 
     // MARK: Keys

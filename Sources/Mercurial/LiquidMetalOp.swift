@@ -52,8 +52,8 @@ enum LiquidMetalOp: MetaOperation {
                 .visible("page {bevel}"),
             .choice(\.profile, "profile", "Profile", "The bevel's cross-section.")
                 .visible("page {bevel} & technique {profile}"),
-            .double(\.radius, "radius", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...60,
-                    gamma: 1.5, digits: 1, unit: .pixelDistance, "How far from the edge the bevel reaches.")
+            .double(\.radius, "radius", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...HeightFieldParameters.maximumRadius,
+                    gamma: 2, digits: 1, unit: .pixelDistance, "How far from the edge the bevel reaches.")
                 .visible("page {bevel}"),
             .double(\.relief, "relief", "Depth", range: -1000...1000, ui: -40...40, digits: 1,
                     "How steep the bevel looks (negative: engraved).")

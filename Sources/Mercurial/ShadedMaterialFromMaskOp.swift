@@ -24,7 +24,7 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         context.setFormat("input", .yaFloat)
         context.setFormat("aux", .rgbaFloat)
         context.setFormat("output", .rgbaFloat)
-        return Prepared(height: HeightFieldEngine.prepared(p.height),
+        return Prepared(height: HeightFieldEngine.prepared(p.height, bounds: context.sourceBounds("input")),
                         shading: ShadingEngine.prepared(context, scale: p.shading.scale, for: info.name))
     }
 
@@ -40,6 +40,12 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
             return roi.grown(by: halo + 1)
         }
         return ShadingEngine.auxRequired(context)
+    }
+
+    /// Large sizes: the whole layer at once (see `HeightFieldEngine.cachedRegion`).
+    static let cachedRegion: (@Sendable (OperationContext, Rect) -> Rect)? = { context, roi in
+        HeightFieldEngine.cachedRegion(context.properties.typed(Properties.self).height.parameters,
+                                       bounds: context.sourceBounds("input"), roi: roi)
     }
 
     // MARK: Process
@@ -64,7 +70,7 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let shading = ShadingEngine.image(prepared.shading, aux: aux)
-        let halo = prepared.height.parameters.halo
+        let halo = prepared.height.parameters.streamHalo
         let threads = Parallel.threads, wanted = threads == 1 ? 1 : partsPerThread * threads
         let columnCount = min(wanted, max(1, roi.width / (halosPerColumn * (halo + 1))))
         let parts = output.tileGrid(roi, columns: columnCount, rows: (wanted + columnCount - 1) / columnCount)
@@ -76,11 +82,13 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         // The ring: a tile row with the rows above and below it, a strip, and a row to spare.
         let ringRows = tileRows + HeightFieldEngine.stripRows + 4
         let rowFloats = 2 * (columnWidth + 2)
+        // The coarse levels of large sizes, made once for the region (with its one-pixel ring).
+        let seeds = HeightFieldEngine.coarseSeeds(prepared.height, input: input, region: roi.grown(by: 1))
         Parallel.run(items: parts.count) { next in
             Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
                 while let k = next() {
                     for column in columns(of: parts[k], widest: widest) {
-                        shade(column, prepared: prepared, shading: shading, input: input, output: output,
+                        shade(column, prepared: prepared, shading: shading, input: input, output: output, seeds: seeds,
                               ringRows: ringRows, memory: memory, band: memory + ringRows * rowFloats)
                     }
                 }
@@ -100,6 +108,7 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     /// Makes the heights of `column` (at most one height-field block wide) and shades them into
     /// the output, tile row by tile row.
     static func shade(_ column: Rect, prepared: Prepared, shading: ShadingImage, input: InputBuffer, output: OutputBuffer,
+                      seeds: HeightFieldEngine.CoarseSeeds?,
                       ringRows: Int, memory: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>) {
         var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory,
                         band: band)
@@ -135,7 +144,7 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
                 if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
             }
         }
-        HeightFieldEngine.heights(prepared.height, input: input, roi: ring.inside, emit: { rect, format, pixels in
+        HeightFieldEngine.heights(prepared.height, input: input, roi: ring.inside, seeds: seeds, emit: { rect, format, pixels in
             let n = format.components
             for row in 0..<rect.height {
                 let first = pixels + n * row * rect.width

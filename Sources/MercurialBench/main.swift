@@ -531,12 +531,52 @@ if runsGroup(4) {
         }
     } + [Case(name: "  liquid-metal inner-bevel, smooth, soften 4", source: layer,
               build: filter("mercurial:liquid-metal", ["soften": .double(4)]))]
-    for (k, v) in runCases(layerCases + styleCases) { t[k] = v }
+    // Any bevel size: each style (and chisel soft, and soften 16) at sizes 8, 64 and 250.
+    let sized: [(String, [String: Value])] = [
+        ("inner-bevel", [:]), ("outer-bevel", ["style": .string("outer-bevel")]), ("emboss", ["style": .string("emboss")]),
+        ("pillow-emboss", ["style": .string("pillow-emboss")]), ("inner chisel-soft", ["technique": .string("chisel-soft")]),
+        ("outer chisel-soft", ["style": .string("outer-bevel"), "technique": .string("chisel-soft")]),
+        ("inner soften 16", ["soften": .double(16)]),
+    ]
+    let sizeCases = sized.flatMap { label, properties in
+        [8.0, 64, 250].map { r in
+            Case(name: "  liquid-metal \(label), size \(Int(r))", source: layer,
+                 build: filter("mercurial:liquid-metal", properties.merging(["radius": .double(r)]) { $1 }))
+        }
+    }
+    for (k, v) in runCases(layerCases + styleCases + sizeCases) { t[k] = v }
+    // GIMP's preview: 256×256 regions of one graph, each rendered on its own, against one region.
+    let chunkedName = "  liquid-metal outer-bevel, size 250, in 256×256 regions of one graph"
+    let wholeName = "  liquid-metal outer-bevel, size 250, as one region"
+    if wanted(chunkedName) {
+        for (name, tile) in [(wholeName, max(width, height)), (chunkedName, 256)] {
+            t[name] = medianSeconds {
+                let g = Graph()
+                let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer)])
+                let node = g.add("mercurial:liquid-metal", ["style": .string("outer-bevel"), "radius": .double(250)])
+                g.link(src, node)
+                for y in stride(from: 0, to: height, by: tile) {
+                    for x in stride(from: 0, to: width, by: tile) {
+                        _ = g.render(node, x: x, y: y, width: min(tile, width - x), height: min(tile, height - y),
+                                     format: "RGBA float", components: 4)
+                    }
+                }
+            }
+        }
+    }
     compare("mercurial:liquid-metal on a text layer", [("layer floor: gegl:invert-linear on the same layer", "≤ 2")])
     for c in styleCases { compare(c.name, [("mercurial:liquid-metal on a text layer", "≤ 1.5")]) }
     for name in ["mercurial:bevel-emboss on a text layer", "mercurial:bevel-emboss on a text layer, size 8"] {
         compare(name, [("layer floor: gegl:invert-linear on the same layer", ""), ("mercurial:liquid-metal on a text layer", "")])
     }
+    for (label, _) in sized {
+        let small = "  liquid-metal \(label), size 8"
+        compare(small, [("mercurial:liquid-metal on a text layer", "≤ 1.5")])
+        compare("  liquid-metal \(label), size 64", [(small, "")])
+        compare("  liquid-metal \(label), size 250", [(small, "≤ 1.5")])
+    }
+    compare(chunkedName, [(wholeName, "≤ 1.5")])
+    compare(wholeName, [])
     compare("layer floor: gegl:invert-linear on the same layer", [])
     for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: shaded in the same op",
                   "  liquid-metal stages 1-3: + foil at 0"] {

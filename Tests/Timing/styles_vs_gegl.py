@@ -94,6 +94,59 @@ def main():
         print(f"| {name} | {s:.3f} | {s / t['gegl:bevel']:.3f} | {s / t['gegl:styles']:.3f} | "
               f"{s / t['liquid-metal (default)']:.2f} |")
 
+    sizes(layer, t)
+
+
+def chunked(layer, op, props, tile, runs=None):
+    """Median seconds of `runs` fresh graphs each rendered as tile×tile regions, one blit (one
+    processor) per region, as GIMP renders a live filter's preview; tile ≥ the frame: one region."""
+    samples = []
+    for _ in range(runs or RUNS):
+        g = Gegl.Node()
+        src = g.create_child("gegl:buffer-source")
+        src.set_property("buffer", layer)
+        node = g.create_child(op)
+        for k, v in props.items():
+            node.set_property(k, v)
+        src.link(node)
+        out = Gegl.Buffer.new("RGBA float", 0, 0, W, H)
+        start = time.monotonic()
+        for y in range(0, H, tile):
+            for x in range(0, W, tile):
+                rect = Gegl.Rectangle.new(x, y, min(tile, W - x), min(tile, H - y))
+                node.blit_buffer(out, rect, 0, Gegl.AbyssPolicy.NONE)
+        samples.append(time.monotonic() - start)
+    return sorted(samples)[len(samples) // 2]
+
+
+def sizes(layer, t):
+    """Any bevel size: each style at sizes 8, 64 and 250 (and soften 16), and the preview's chunks."""
+    rows = []
+    for label, op, props, key in (
+            ("liquid-metal inner-bevel", "mercurial:liquid-metal", {}, "radius"),
+            ("liquid-metal outer-bevel", "mercurial:liquid-metal", {"style": "outer-bevel"}, "radius"),
+            ("liquid-metal emboss", "mercurial:liquid-metal", {"style": "emboss"}, "radius"),
+            ("liquid-metal pillow-emboss", "mercurial:liquid-metal", {"style": "pillow-emboss"}, "radius"),
+            ("liquid-metal inner, chisel-soft", "mercurial:liquid-metal", {"technique": "chisel-soft"}, "radius"),
+            ("liquid-metal inner, soften 16", "mercurial:liquid-metal", {"soften": 16.0}, "radius"),
+            ("bevel-emboss (default style)", "mercurial:bevel-emboss", {}, "size")):
+        if not Gegl.has_operation(op):
+            continue
+        times = [timed(layer, op, dict(props, **{key: r})) for r in (8.0, 64.0, 250.0)]
+        rows.append((label, times))
+    print(f"\nAny bevel size, same run: seconds at sizes 8, 64, 250; 250 ÷ 8 (goal ≤ 1.5); size 8 ÷ the "
+          f"default liquid-metal (goal ≤ 1.5); size 250 ÷ gegl:bevel\n")
+    print("| settings | size 8 | size 64 | size 250 | 250 ÷ 8 | 8 ÷ default | 250 ÷ gegl:bevel |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, (a, b, c) in rows:
+        print(f"| {label} | {a:.3f} | {b:.3f} | {c:.3f} | {c / a:.2f} | {a / t['liquid-metal (default)']:.2f} | "
+              f"{c / t['gegl:bevel']:.3f} |")
+    props = {"style": "outer-bevel", "radius": 250.0}
+    one = chunked(layer, "mercurial:liquid-metal", props, max(W, H))
+    many = chunked(layer, "mercurial:liquid-metal", props, 256)
+    print(f"| liquid-metal outer-bevel, size 250: 256×256 regions of one graph {many:.3f} s ÷ one region "
+          f"{one:.3f} s (goal ≤ 1.5) | | | | {many / one:.2f} | | |")
+
 
 if __name__ == "__main__":
     main()

@@ -15,8 +15,8 @@ struct HeightFieldControls: PropertySet {
         .choice(\.mask, "mask", "Shape from",
                 "Which part of the input is the shape: opacity for text and shape layers, brightness for "
                 + "white-on-black masks."),
-        .double(\.radius, "radius", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...100,
-                gamma: 1.5, steps: (1, 5), digits: 1, unit: .pixelDistance,
+        .double(\.radius, "radius", "Size", range: 0...HeightFieldParameters.maximumRadius, ui: 0...HeightFieldParameters.maximumRadius,
+                gamma: 2, steps: (1, 5), digits: 1, unit: .pixelDistance,
                 "How far from the edge the surface takes to reach its full height."),
         .choice(\.profile, "profile", "Profile", "The bevel's cross-section."),
         .choice(\.style, "style", "Style", "Where the bevel lies: inside the shape, around it, or both."),

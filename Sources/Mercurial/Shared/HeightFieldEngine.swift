@@ -8,19 +8,23 @@ enum HeightFieldEngine {
     struct Prepared: Sendable {
         var channel: MaskChannel
         var parameters: HeightFieldParameters
-        /// Core Image profile: the Gaussian weights of each level, built once per render (for a
-        /// style's sides: of the side's width).
+        /// Core Image profile: the Gaussian weights of each full-resolution level, built once per
+        /// render (for a style's sides: of the side's width), and the levels made on coarse grids.
         var weights: [[Float]]
+        var coarse: [CoarseLevel]
+        /// The input's extent: the mask is 0 outside it (the coarse levels read no further).
+        var bounds: Rect?
         /// Whether the heights carry the input's alpha beside them (Y A) or are opaque (Y).
         var keepAlpha: Bool
     }
 
     /// The preparation for these controls.
-    static func prepared(_ controls: HeightFieldControls) -> Prepared {
+    static func prepared(_ controls: HeightFieldControls, bounds: Rect?) -> Prepared {
         let parameters = controls.parameters
-        let levels = parameters.isPlainInner ? parameters.sigmas : parameters.side(radius: parameters.sideRadius).sigmas
         return Prepared(channel: controls.mask, parameters: parameters,
-                        weights: levels.map(MercurialKernels.HeightField.gaussianWeights), keepAlpha: controls.keepAlpha)
+                        weights: parameters.fineSigmas.map(MercurialKernels.HeightField.gaussianWeights),
+                        coarse: parameters.coarseLevels, bounds: bounds.flatMap { $0.isInfinite ? nil : $0 },
+                        keepAlpha: controls.keepAlpha)
     }
 
     /// The exact-distance profiles work on whole windows: blocks whose window (block + halo) stays
@@ -32,6 +36,9 @@ enum HeightFieldEngine {
     /// halo's share of the work small even at the largest radius (halo ≈ 7R).
     static let streamWindowWidth = 4096
     static let styledBlockPixels = 2 << 20
+    /// With coarse levels, each block keeps its levels' grids (about 4 bytes a block pixel): blocks
+    /// of at most this many pixels.
+    static let coarseBlockPixels = 4 << 20
     /// Rows read from the input (and handed on) per strip.
     static let stripRows = 64
 
@@ -48,15 +55,63 @@ enum HeightFieldEngine {
     /// (nil without). The pointers are good only during the call.
     typealias RowSink = (_ y: Int, _ x: Int, _ width: Int, _ heights: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>?) -> Void
 
+    /// The coarse levels' last grids (the inner side's, and the outer's for the styles that reach
+    /// outside), made once for a region and read by each of its blocks.
+    struct CoarseSeeds: Sendable {
+        var inner: CoarseCascade.SeedGrid?, outer: CoarseCascade.SeedGrid?
+    }
+
+    /// A region whose coarse levels are made at once holds at most this many pixels (their grids
+    /// take about 4 bytes a pixel); beyond it, each block makes its own.
+    static let coarseRegionPixels = 16 << 20
+
+    /// The coarse levels for the blocks of `region` (nil without coarse levels, or when the region
+    /// is too large to make them at once).
+    static func coarseSeeds(_ prepared: Prepared, input: InputBuffer, region: Rect) -> CoarseSeeds? {
+        let window = region.grown(by: prepared.parameters.streamHalo)
+        guard !prepared.coarse.isEmpty, !region.isEmpty, window.count <= coarseRegionPixels else { return nil }
+        // Made before the region's threads start: its pieces go to GEGL's threads instead.
+        let forEach: ForEach = { count, body in
+            Parallel.run(items: count) { next in while let i = next() { body(i) } }
+        }
+        let cascade = Block.cascade(prepared, input: input, window: window, forEach: forEach)
+        let style = prepared.parameters.style
+        return CoarseSeeds(inner: style == .outer ? nil : cascade.seedGrid(inverted: false, forEach: forEach),
+                           outer: style.reachesOutside ? cascade.seedGrid(inverted: true, forEach: forEach) : nil)
+    }
+
+    /// With coarse levels every region reads far around itself, so that its neighbours' work is
+    /// mostly its own: GEGL computes (and keeps in the node's cache) the whole input at once when
+    /// it holds at most `wholeCachePixels`, else the tiles of `cacheTile` pixels (on the image's
+    /// grid) that the region touches. So a preview rendered in chunks costs what one render does.
+    static let wholeCachePixels = 32 << 20
+    static let cacheTile = 4096
+
+    static func cachedRegion(_ p: HeightFieldParameters, bounds: Rect?, roi: Rect) -> Rect {
+        guard !p.coarseLevels.isEmpty, let bounds, !bounds.isEmpty, !bounds.isInfinite, !roi.isEmpty, !roi.isInfinite
+        else { return roi }
+        var area = bounds
+        if bounds.count > wholeCachePixels {
+            func down(_ v: Int) -> Int { v >= 0 ? v / cacheTile * cacheTile : -((-v + cacheTile - 1) / cacheTile) * cacheTile }
+            let x0 = down(roi.x), y0 = down(roi.y)
+            area = Rect(x: x0, y: y0, width: down(roi.maxX - 1) + cacheTile - x0,
+                        height: down(roi.maxY - 1) + cacheTile - y0).intersection(bounds)
+        }
+        // Never less than asked (the part of roi outside the input is 0 either way).
+        let x0 = min(area.x, roi.x), y0 = min(area.y, roi.y)
+        return Rect(x: x0, y: y0, width: max(area.maxX, roi.maxX) - x0, height: max(area.maxY, roi.maxY) - y0)
+    }
+
     /// The blocks `heights` cuts a region of `roiHeight` rows into, at most this wide and tall.
     static func blockSize(_ p: HeightFieldParameters, roiHeight: Int) -> (width: Int, height: Int) {
-        let halo = p.halo
+        let halo = p.streamHalo
         guard streams(p) else {
             let side = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo)
             return (side, side)
         }
         let width = max(256, streamWindowWidth - 2 * halo)
-        return (width, p.isPlainInner ? roiHeight : max(64, styledBlockPixels / width))
+        let height = p.isPlainInner ? roiHeight : max(64, styledBlockPixels / width)
+        return (width, p.coarseLevels.isEmpty ? height : min(height, max(64, coarseBlockPixels / width)))
     }
 
     /// The heights of `roi` (the input read around it as the halo needs), handed to `emit` in
@@ -64,12 +119,14 @@ enum HeightFieldEngine {
     /// blocks: strips as wide as the region, top to bottom.
     /// With `rows`, the plain Core Image stream hands its rows there as they come instead (no
     /// strips gathered: one copy fewer); the other profiles and styles still go to `emit`.
-    static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, emit: Sink, rows: RowSink? = nil) {
+    /// `seeds`: the coarse levels made for a region holding `roi` (nil: each block makes its own).
+    static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, seeds: CoarseSeeds? = nil, emit: Sink,
+                        rows: RowSink? = nil) {
         let (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
-                Block.work(prepared, input: input, block: block) { $0.run(emit: emit, rows: rows) }
+                Block.work(prepared, input: input, block: block, seeds: seeds) { $0.run(emit: emit, rows: rows) }
             }
         }
     }
@@ -80,6 +137,7 @@ enum HeightFieldEngine {
     /// memory is the block's own, made and freed by `work`.
     struct Block {
         let prepared: Prepared, input: InputBuffer, block: Rect, window: Rect
+        let seeds: CoarseSeeds?
         /// The block's first column and row in its window.
         let inset: Int, top: Int
         /// Rows of kept alpha: a few strips' worth for the plain stream, the block's for the others
@@ -89,11 +147,11 @@ enum HeightFieldEngine {
         /// (luminance, alpha) rows read for the luminance masks; (Y, A) pairs of a strip to write.
         let luminanceAlpha: UnsafeMutablePointer<Float>, pairs: UnsafeMutablePointer<Float>
 
-        static func work(_ prepared: Prepared, input: InputBuffer, block: Rect, _ body: (Block) -> Void) {
-            let window = block.grown(by: prepared.parameters.halo)
+        static func work(_ prepared: Prepared, input: InputBuffer, block: Rect, seeds: CoarseSeeds?, _ body: (Block) -> Void) {
+            let window = block.grown(by: prepared.parameters.streamHalo)
             let streamsRows = streams(prepared.parameters) && prepared.parameters.isPlainInner
             let ringRows = !prepared.keepAlpha ? 0
-                : streamsRows ? min(block.height, 2 * (prepared.parameters.halo + MercurialKernels.HeightField.readBatch + stripRows))
+                : streamsRows ? min(block.height, 2 * (prepared.parameters.streamHalo + MercurialKernels.HeightField.readBatch + stripRows))
                 : block.height
             let kept = UnsafeMutablePointer<Float>.allocate(capacity: max(ringRows * block.width, 1))
             let tags = UnsafeMutablePointer<Int>.allocate(capacity: max(ringRows, 1))
@@ -103,7 +161,7 @@ enum HeightFieldEngine {
             let pairs = UnsafeMutablePointer<Float>.allocate(
                 capacity: prepared.keepAlpha ? 2 * block.width * min(block.height, stripRows) : 1)
             defer { kept.deallocate(); tags.deallocate(); luminanceAlpha.deallocate(); pairs.deallocate() }
-            body(Block(prepared: prepared, input: input, block: block, window: window, inset: block.x - window.x,
+            body(Block(prepared: prepared, input: input, block: block, window: window, seeds: seeds, inset: block.x - window.x,
                        top: block.y - window.y, ringRows: ringRows, kept: kept, keptTags: tags,
                        luminanceAlpha: luminanceAlpha, pairs: pairs))
         }
@@ -137,6 +195,36 @@ enum HeightFieldEngine {
                 done += rows
             }
         }
+
+        /// The coarse levels over `window`, the mask read as `readMask` reads it (keeping nothing).
+        static func cascade(_ prepared: Prepared, input: InputBuffer, window: Rect,
+                            forEach: @escaping ForEach = serially) -> CoarseCascade {
+            let bounds = prepared.bounds.map { IntRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            return CoarseCascade(levels: prepared.coarse, window: IntRect(window), bounds: bounds, forEach: forEach) { rect, into in
+                let r = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+                guard prepared.channel != .alpha else {
+                    let format = PixelFormat.rgbaFloat
+                    return input.readComponent(r, format: format, component: 3, into: into, rowStride: r.width)
+                }
+                var scratch = [Float](repeating: 0, count: 2 * r.count)
+                scratch.withUnsafeMutableBufferPointer { pairs in
+                    input.read(r, format: .yaFloat, into: pairs.baseAddress!)
+                    MercurialKernels.Mask.extract(prepared.channel, luminanceAlpha: pairs.baseAddress!, into: into, count: r.count)
+                }
+            }
+        }
+
+        /// The coarse levels' seeds of the block's window for the sides its style has (the
+        /// region's, or its own).
+        func seedPair() -> CoarseSeedPair {
+            guard !prepared.coarse.isEmpty else { return CoarseSeedPair() }
+            let area = IntRect(window)
+            if let seeds { return CoarseSeedPair(inner: seeds.inner?.seed(area), outer: seeds.outer?.seed(area)) }
+            let cascade = Self.cascade(prepared, input: input, window: window), style = prepared.parameters.style
+            return CoarseSeedPair(inner: style == .outer ? nil : cascade.seed(inverted: false),
+                                  outer: style.reachesOutside ? cascade.seed(inverted: true) : nil)
+        }
+
 
         /// The input's alpha of `rect`, as the mask reads it.
         func readAlpha(_ rect: Rect, into destination: UnsafeMutablePointer<Float>, rowStride: Int, step: Int = 1) {
@@ -198,11 +286,14 @@ enum HeightFieldEngine {
             guard streams(prepared.parameters) else {
                 var mask = Plane(width: window.width, height: window.height)
                 mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
-                return write(Kernels.heightField.styled(window: mask, parameters: prepared.parameters), to: emit)
+                return write(Kernels.heightField.styled(window: mask, parameters: prepared.parameters,
+                                                        origin: (window.x, window.y)), to: emit)
             }
             guard prepared.parameters.isPlainInner else {
                 return write(Kernels.heightField.styledStream(prepared.parameters, weights: prepared.weights, width: window.width,
-                                                 height: window.height, readRows: readMask), to: emit)
+                                                              height: window.height,
+                                                              seeds: seedPair(),
+                                                              readRows: readMask), to: emit)
             }
             if let rowSink { streamRows(to: rowSink) } else { streamStrips(to: emit) }
         }
@@ -212,7 +303,7 @@ enum HeightFieldEngine {
         func streamRows(to rowSink: RowSink) {
             var reread = [Float](repeating: 0, count: prepared.keepAlpha ? block.width : 0)
             Kernels.heightField.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
-                                 readRows: readMask) { j, row in
+                                              seed: seedPair().inner, readRows: readMask) { j, row in
                 let y = block.y + j
                 guard prepared.keepAlpha else { return rowSink(y, block.x, block.width, row, nil) }
                 if let alpha = keptRow(j) {
@@ -240,7 +331,7 @@ enum HeightFieldEngine {
                     pending = 0
                 }
                 Kernels.heightField.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
-                                     readRows: readMask) { _, row in
+                                                  seed: seedPair().inner, readRows: readMask) { _, row in
                     (base + pending * block.width).update(from: row, count: block.width)
                     pending += 1
                     if pending == stripRows { flush() }
@@ -249,4 +340,8 @@ enum HeightFieldEngine {
             }
         }
     }
+}
+
+extension IntRect {
+    init(_ r: Rect) { self.init(x: r.x, y: r.y, width: r.width, height: r.height) }
 }

@@ -47,7 +47,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
     public var soften: Double
 
     /// Radii beyond this are clamped: the halo (and so the memory a tile needs) stays bounded.
-    public static let maximumRadius: Double = 128
+    public static let maximumRadius: Double = 250
     /// Core Image's Gaussians are truncated at this many σ (the tail left out is < 5e-4).
     public static let truncation: Double = 3.5
 
@@ -108,9 +108,47 @@ public struct HeightFieldParameters: Sendable, Equatable {
         guard isPlainInner else { return side(radius: sideRadius).halo + softenTaps }
         if returnsMask { return 0 }
         switch profile {
-        case .coreImage: return sigmas.reduce(0) { $0 + Self.taps(sigma: $1) }
+        case .coreImage: return streamHalo + CoarseCascade.reach(coarseLevels)
         case .round, .linear, .smooth: return Int(effectiveRadius.rounded(.up)) + 4
         }
+    }
+
+    /// Levels of σ ≥ minimumCoarseSigma are made on the coarsest grid with at least coarseRatio
+    /// pixels of σ per cell (see `CoarseCascade`); smaller ones, the default sizes' levels among
+    /// them, at full resolution.
+    public static let coarseRatio: Double = 4
+    public static let minimumCoarseSigma: Double = 12
+
+    /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / coarseRatio
+    /// (1: at full resolution).
+    public static func spacing(sigma: Double) -> Int {
+        var s = 1
+        while Double(2 * s) <= sigma / coarseRatio { s *= 2 }
+        return s
+    }
+
+    static func isCoarse(_ sigma: Double) -> Bool { sigma >= minimumCoarseSigma }
+
+    /// The Core Image levels made on coarse grids (the first, largest ones), for the plain inner
+    /// profile or a style's side.
+    public var coarseLevels: [CoarseLevel] {
+        guard profile == .coreImage else { return [] }
+        let source = isPlainInner ? self : side(radius: sideRadius)
+        return source.sigmas.filter(Self.isCoarse).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
+    }
+
+    /// The Core Image levels made at full resolution (after the coarse ones).
+    public var fineSigmas: [Double] {
+        let source = isPlainInner ? self : side(radius: sideRadius)
+        return source.sigmas.filter { !Self.isCoarse($0) }
+    }
+
+    /// How far the full-resolution cascade reaches around an output pixel (the window it streams
+    /// over; the coarse levels read further, `halo`, at coarse resolution).
+    public var streamHalo: Int {
+        guard isPlainInner else { return side(radius: sideRadius).streamHalo + softenTaps }
+        guard profile == .coreImage, !returnsMask else { return halo }
+        return fineSigmas.reduce(0) { $0 + Self.taps(sigma: $1) }
     }
 
     /// The one-sided width of the truncated Gaussian for σ.
@@ -122,12 +160,22 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
 /// The entry points the plug-in calls, in whichever build suits the CPU (both builds conform).
 public protocol HeightFieldKernel {
-    static func styled(window: Plane, parameters p: HeightFieldParameters) -> (heights: Plane, coverage: Plane?)
+    static func styled(window: Plane, parameters p: HeightFieldParameters, origin: (x: Int, y: Int)) -> (heights: Plane, coverage: Plane?)
     static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width: Int, height: Int,
+                             seeds: CoarseSeedPair,
                              readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void) -> (heights: Plane, coverage: Plane?)
-    static func coreImageRows(width: Int, height: Int, weights: [[Float]],
+    static func coreImageRows(width: Int, height: Int, weights: [[Float]], seed: CoarseCascade.Seed?,
                               readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                               emit: (Int, UnsafePointer<Float>) -> Void)
+}
+
+/// The coarse levels' seeds of a window for a style's two sides (nil where a side has none).
+public struct CoarseSeedPair {
+    public var inner: CoarseCascade.Seed?, outer: CoarseCascade.Seed?
+    public init(inner: CoarseCascade.Seed? = nil, outer: CoarseCascade.Seed? = nil) {
+        self.inner = inner
+        self.outer = outer
+    }
 }
 
 #endif
@@ -143,10 +191,11 @@ public enum HeightField {
     /// Computes the height field of `window` (a mask that extends `parameters.halo` pixels beyond
     /// the output on every side; pixels outside the image must already read as 0) into a plane of
     /// (window.width − 2·halo) × (window.height − 2·halo). Mask values are clamped to [0, 1],
-    /// NaN reads as 0.
-    public static func compute(window: Plane, parameters: HeightFieldParameters) -> Plane {
+    /// NaN reads as 0. `origin`: the window's first pixel in the image (the coarse grids are the
+    /// image's, so any tiling gives the same bits).
+    public static func compute(window: Plane, parameters: HeightFieldParameters, origin: (x: Int, y: Int) = (0, 0)) -> Plane {
         precondition(window.channels == 1)
-        guard parameters.isPlainInner else { return styled(window: window, parameters: parameters).heights }
+        guard parameters.isPlainInner else { return styled(window: window, parameters: parameters, origin: origin).heights }
         let halo = parameters.halo
         let outW = window.width - 2 * halo, outH = window.height - 2 * halo
         guard outW > 0, outH > 0 else { return Plane(width: max(outW, 0), height: max(outH, 0)) }
@@ -155,7 +204,11 @@ public enum HeightField {
         if parameters.returnsMask { return mask }
         switch parameters.profile {
         case .coreImage:
-            return coreImage(mask: mask, weights: parameters.sigmas.map(gaussianWeights), halo: halo)
+            let inset = halo - parameters.streamHalo
+            let coarse = coarseCascade(parameters.coarseLevels, window: window, origin: origin, inset: inset)
+            let fine = inset == 0 ? mask : mask.cropped(x: inset, y: inset, width: mask.width - 2 * inset, height: mask.height - 2 * inset)
+            return coreImage(mask: fine, weights: parameters.fineSigmas.map(gaussianWeights), halo: parameters.streamHalo,
+                             seed: coarse?.seed(inverted: false))
         case .round, .linear, .smooth:
             return DistanceBevel.compute(mask: mask, radius: Float(parameters.effectiveRadius),
                                          profile: parameters.profile, halo: halo)
@@ -169,16 +222,23 @@ public enum HeightField {
     /// and whatever lies beyond the image, is the inside of the outer side); the sides are combined,
     /// then blurred by the soften Gaussian. Also returns the outside styles' coverage
     /// min(1, W·(1 − H(1 − m, W))) over the output (nil for the inner style).
-    public static func styled(window: Plane, parameters p: HeightFieldParameters) -> (heights: Plane, coverage: Plane?) {
+    public static func styled(window: Plane, parameters p: HeightFieldParameters,
+                              origin: (x: Int, y: Int) = (0, 0)) -> (heights: Plane, coverage: Plane?) {
         precondition(window.channels == 1)
         let halo = p.halo, soft = p.softenTaps
         let outW = window.width - 2 * halo, outH = window.height - 2 * halo
         guard outW > 0, outH > 0 else { return (Plane(width: max(outW, 0), height: max(outH, 0)), nil) }
         let side = p.side(radius: p.sideRadius)
         if side.profile == .coreImage, !side.returnsMask {
+            let inset = halo - p.streamHalo, fw = window.width - 2 * inset
+            let coarse = coarseCascade(p.coarseLevels, window: window, origin: origin, inset: inset)
             return window.pixels.withUnsafeBufferPointer { m in
-                styledStream(p, weights: side.sigmas.map(gaussianWeights), width: window.width, height: window.height) {
-                    first, count, into in into.update(from: m.baseAddress! + first * window.width, count: count * window.width)
+                styledStream(p, weights: p.fineSigmas.map(gaussianWeights), width: fw, height: window.height - 2 * inset,
+                             seeds: CoarseSeedPair(inner: coarse?.seed(inverted: false), outer: coarse?.seed(inverted: true))) {
+                    first, count, into in
+                    for r in 0..<count {
+                        (into + r * fw).update(from: m.baseAddress! + (inset + first + r) * window.width + inset, count: fw)
+                    }
                 }
             }
         }
@@ -225,17 +285,19 @@ public enum HeightField {
     /// `styled` with the Core Image profile, streamed: each side's cascade runs over the rows of a
     /// width × height window (`readRows` gives the mask's; the outer side reads 1 − mask), and its
     /// rows land in the output grown by the soften taps, combined as they come. `weights`: the
-    /// side's levels (`gaussianWeights` of `p.side(radius: p.sideRadius).sigmas`), built once.
+    /// side's full-resolution levels (`gaussianWeights` of `p.fineSigmas`), built once; `coarse`:
+    /// its coarse levels' seeds for this window (none without).
     public static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width w: Int, height h: Int,
+                                    seeds: CoarseSeedPair,
                                     readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void)
         -> (heights: Plane, coverage: Plane?) {
-        let soft = p.softenTaps, sideHalo = p.halo - soft
+        let soft = p.softenTaps, sideHalo = p.streamHalo - soft
         let rw = w - 2 * sideHalo, rh = h - 2 * sideHalo
         let outW = rw - 2 * soft, outH = rh - 2 * soft
         var inner = Plane(width: p.style == .outer ? 0 : rw, height: p.style == .outer ? 0 : rh)
         if p.style != .outer {
             inner.pixels.withUnsafeMutableBufferPointer { dst in
-                coreImageRows(width: w, height: h, weights: weights, readRows: readRows) { y, row in
+                coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readRows) { y, row in
                     (dst.baseAddress! + y * rw).update(from: row, count: rw)
                 }
             }
@@ -253,7 +315,8 @@ public enum HeightField {
         combined.pixels.withUnsafeMutableBufferPointer { c in
             coverage.pixels.withUnsafeMutableBufferPointer { cover in
                 inner.pixels.withUnsafeBufferPointer { i in
-                    coreImageRows(width: w, height: h, weights: weights, readRows: readInverted) { y, outer in
+                    coreImageRows(width: w, height: h, weights: weights, seed: seeds.outer,
+                                  readRows: readInverted) { y, outer in
                         combineRow(p.style, inner: p.style == .outer ? nil : i.baseAddress! + y * rw, outer: outer,
                                    into: c.baseAddress! + y * rw, count: rw)
                         guard y >= soft, y < soft + outH else { return }
@@ -320,11 +383,27 @@ public enum HeightField {
     // MARK: Core Image profile
 
 
-    static func coreImage(mask: Plane, weights: [[Float]], halo: Int) -> Plane {
+    /// The coarse levels of a whole window (its origin in the image given) for its inner window
+    /// `inset` pixels in on every side, the mask read from the window itself; nil without levels.
+    static func coarseCascade(_ levels: [CoarseLevel], window: Plane, origin: (x: Int, y: Int), inset: Int) -> CoarseCascade? {
+        guard !levels.isEmpty else { return nil }
+        let inner = IntRect(x: origin.x + inset, y: origin.y + inset, width: window.width - 2 * inset, height: window.height - 2 * inset)
+        let whole = IntRect(x: origin.x, y: origin.y, width: window.width, height: window.height)
+        return window.pixels.withUnsafeBufferPointer { m in
+            CoarseCascade(levels: levels, window: inner, bounds: whole) { rect, into in
+                for r in 0..<rect.height {
+                    let from = m.baseAddress! + (rect.y - origin.y + r) * window.width + (rect.x - origin.x)
+                    (into + r * rect.width).update(from: from, count: rect.width)
+                }
+            }
+        }
+    }
+
+    static func coreImage(mask: Plane, weights: [[Float]], halo: Int, seed: CoarseCascade.Seed? = nil) -> Plane {
         var out = Plane(width: mask.width - 2 * halo, height: mask.height - 2 * halo)
         mask.pixels.withUnsafeBufferPointer { m in
             out.pixels.withUnsafeMutableBufferPointer { o in
-                coreImageRows(width: mask.width, height: mask.height, weights: weights, readRows: { first, count, into in
+                coreImageRows(width: mask.width, height: mask.height, weights: weights, seed: seed, readRows: { first, count, into in
                     into.update(from: m.baseAddress! + first * mask.width, count: count * mask.width)
                 }, emit: { y, row in
                     (o.baseAddress! + y * out.width).update(from: row, count: out.width)
@@ -357,14 +436,17 @@ public enum HeightField {
     /// they are sanitized here). `emit(y, row)` receives output row y (0-based, `width − 2·halo`
     /// values) in increasing order.
     /// `weights`: one-sided Gaussian weights per level (`gaussianWeights` of each σ), built once.
-    public static func coreImageRows(width w: Int, height h: Int, weights: [[Float]],
+    public static func coreImageRows(width w: Int, height h: Int, weights: [[Float]], seed: CoarseCascade.Seed? = nil,
                                      readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                                      emit: (Int, UnsafePointer<Float>) -> Void) {
         let radii = weights.map { $0.count - 1 }
         let halo = radii.reduce(0, +)
         guard !weights.isEmpty, w > 2 * halo, h > 2 * halo else { return }
-        let cascade = Cascade(width: w, weights: weights)
+        let cascade = Cascade(width: w, weights: weights, seeded: seed != nil)
         defer { cascade.deallocate() }
+        // With coarse levels before these, the first level's input is their seed row, not the mask.
+        let seedRow = UnsafeMutablePointer<Float>.allocate(capacity: seed == nil ? 1 : w + seed!.scratchCount)
+        defer { seedRow.deallocate() }
         var fetched = 0
         func fetch(through row: Int) {
             while fetched <= row && fetched < h {
@@ -387,6 +469,10 @@ public enum HeightField {
             fetch(through: min(j + radii[0], h - 1))
             var rowIndex = j
             var src = UnsafePointer(cascade.maskRow(j))
+            if let seed {
+                seed.row(j, mask: src, into: seedRow, scratch: seedRow + w)
+                src = UnsafePointer(seedRow)
+            }
             var complete = true
             for k in 0..<weights.count {
                 cascade.horizontalPass(level: k, row: rowIndex, source: src, height: h)
@@ -423,7 +509,11 @@ public enum HeightField {
         /// A row's runs: chunks to compute, to fill with the constant, to fill with 0.
         let pick: UnsafeMutablePointer<UInt64>, fill: UnsafeMutablePointer<UInt64>, zero: UnsafeMutablePointer<UInt64>
 
-        init(width w: Int, weights: [[Float]]) {
+        /// Whether level 0 reads a seed (the coarse levels' rows): then it is never constant.
+        let seeded: Bool
+
+        init(width w: Int, weights: [[Float]], seeded: Bool) {
+            self.seeded = seeded
             let radii = weights.map { $0.count - 1 }, levels = weights.count
             let maskRows = radii.reduce(0, +) + radii[0] + readBatch + 1, words = Chunks.words(w)
             let ringOffsets = radii.reduce(into: [maskRows * w]) { $0.append($0.last! + (2 * $1 + 1) * w) }
@@ -487,7 +577,11 @@ public enum HeightField {
             let x0 = inset[k + 1], x1 = w - inset[k + 1]
             let reach = (r + Chunks.width - 1) / Chunks.width
             let across = constantAcross(k, row)
-            Chunks.erode(constant(k, row), words: words, by: reach, into: across)
+            if k == 0 && seeded {
+                across.update(repeating: 0, count: words)
+            } else {
+                Chunks.erode(constant(k, row), words: words, by: reach, into: across)
+            }
             // `zero` first holds the chunks with the incoming row's mask set within ±r.
             Chunks.dilate(occupied(row), words: words, by: reach, into: zero)
             let first = max(inset[k + 1], row - r), count = min(h - inset[k + 1], row + r + 1) - first

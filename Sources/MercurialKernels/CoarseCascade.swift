@@ -1,0 +1,444 @@
+// The large levels of Core Image's cascade on coarse grids, so that a level costs the same
+// whatever its σ.
+//
+// Level k blurs the previous level's heights h by σ and multiplies by the mask. Where σ is at least
+// `HeightFieldParameters.coarseRatio` pixels per cell of a grid of spacing s (a power of two), the
+// blur is made on that grid, aligned to the image's own origin (cell i covers pixels [i·s, i·s + s)):
+// - the cell's value is the mean of h over it (a box of variance (s² − 1)/12 pixels²);
+// - the grid is blurred by σ_c, chosen so that box, blur and the bilinear interpolation back
+//   (which adds about s²/6 on average) make σ² in all;
+// - the blurred grid is read back bilinearly, cell centres at i·s + (s − 1)/2.
+// The next level's h = mask × that bilinear field. Its cell means come out of four moments of the
+// mask over each cell (Σm, Σm·dx, Σm·dy, Σm·dx·dy): a cell of the next grid (half the spacing) lies
+// within one interpolation cell, where the field is a + b·t + c·v + d·t·v. So no level but the last
+// is ever made at full resolution: the last (`Seed`) hands the fine cascade its rows.
+//
+// Every value depends only on the cells it reads, with the same arithmetic wherever a window starts:
+// any tiling gives the same bits.
+
+/// One level of the cascade made on a coarse grid.
+public struct CoarseLevel: Sendable, Equatable {
+    public let sigma: Double
+    /// The grid's spacing in pixels (a power of two, at least 2).
+    public let spacing: Int
+    /// One-sided Gaussian weights of the blur on the grid.
+    public let weights: [Float]
+
+    public init(sigma: Double, spacing: Int) {
+        self.sigma = sigma
+        self.spacing = spacing
+        let s = Double(spacing)
+        let variance = (sigma / s) * (sigma / s) - (s * s - 1) / (12 * s * s) - 1.0 / 6
+        let coarseSigma = variance.squareRoot()
+        weights = Gaussian.weights(sigma: coarseSigma, taps: Int((coarseSigma * HeightFieldParameters.truncation).rounded(.up)))
+    }
+
+    public var taps: Int { weights.count - 1 }
+}
+
+/// A rectangle of integer pixels or cells (absolute coordinates).
+public struct IntRect: Sendable, Equatable {
+    public var x: Int, y: Int, width: Int, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public func intersection(_ o: IntRect) -> IntRect {
+        let x0 = max(x, o.x), y0 = max(y, o.y)
+        return IntRect(x: x0, y: y0, width: max(0, min(maxX, o.maxX) - x0), height: max(0, min(maxY, o.maxY) - y0))
+    }
+}
+
+@inline(__always)
+func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+/// A grid of floats over a rectangle of cells.
+struct Grid: Sendable {
+    let area: IntRect
+    var values: [Float]
+    init(_ area: IntRect) {
+        self.area = area
+        values = [Float](repeating: 0, count: max(area.width, 0) * max(area.height, 0))
+    }
+    @inline(__always) func index(_ i: Int, _ j: Int) -> Int { (j - area.y) * area.width + (i - area.x) }
+    @inline(__always) subscript(i: Int, j: Int) -> Float { values[index(i, j)] }
+}
+
+/// Runs body(i) for every i in 0..<count, each once, on any threads (the host's pool); returns
+/// when all are done. Items write disjoint memory, so the result does not depend on the split.
+public typealias ForEach = (_ count: Int, _ body: (Int) -> Void) -> Void
+
+/// One thread, in order: for callers with no pool.
+public let serially: ForEach = { count, body in for i in 0..<count { body(i) } }
+
+/// The coarse levels of one window: the cells each level needs, and the mask's moments over them.
+public struct CoarseCascade {
+    public let levels: [CoarseLevel]
+    /// The fine window (absolute pixels) whose every pixel the seed gives.
+    public let window: IntRect
+    /// Cells of each level's blurred grid needed (the last level's: under the window; each other's:
+    /// under the next level's cells) and of each level's cell means (that ± the level's taps).
+    let blurred: [IntRect], means: [IntRect]
+    /// Moments of the mask over `means[k]`: Σm for every level, Σm·dx, Σm·dy, Σm·dx·dy for k ≥ 1.
+    var m0: [Grid], mx: [Grid], my: [Grid], mxy: [Grid]
+
+    /// The pixels whose mask the levels read: level 0's cell means' (the widest).
+    public var reach: IntRect {
+        var r = means[0]
+        let s = levels[0].spacing
+        r = IntRect(x: r.x * s, y: r.y * s, width: r.width * s, height: r.height * s)
+        for k in 1..<levels.count {
+            let t = levels[k].spacing, c = means[k]
+            let f = IntRect(x: c.x * t, y: c.y * t, width: c.width * t, height: c.height * t)
+            let x0 = min(r.x, f.x), y0 = min(r.y, f.y)
+            r = IntRect(x: x0, y: y0, width: max(r.maxX, f.maxX) - x0, height: max(r.maxY, f.maxY) - y0)
+        }
+        return r
+    }
+
+    /// The widest a window's reach lies beyond it on any side, for these levels (an upper bound,
+    /// whatever the window's alignment).
+    public static func reach(_ levels: [CoarseLevel]) -> Int {
+        guard let first = levels.first else { return 0 }
+        // Every alignment of a window's edges to the coarsest grid, both sides.
+        var widest = 0
+        for offset in 0..<first.spacing {
+            let (_, means) = ranges(levels, from: offset, to: offset + 1)
+            for (k, level) in levels.enumerated() {
+                widest = max(widest, offset - means[k].0 * level.spacing, (means[k].1 + 1) * level.spacing - (offset + 1))
+            }
+        }
+        return widest
+    }
+
+    /// The cells each level needs under `window`, by the rule above, one axis at a time.
+    static func ranges(_ levels: [CoarseLevel], from lo: Int, to hi: Int) -> (blurred: [(Int, Int)], means: [(Int, Int)]) {
+        var blurred = [(Int, Int)](repeating: (0, 0), count: levels.count), means = blurred
+        let s = levels.last!.spacing
+        var need = (floorDiv(2 * lo - s + 1, 2 * s), floorDiv(2 * (hi - 1) - s + 1, 2 * s) + 1)
+        for k in stride(from: levels.count - 1, through: 0, by: -1) {
+            blurred[k] = need
+            let t = levels[k].taps
+            means[k] = (need.0 - t, need.1 + t)
+            need = (floorDiv(means[k].0 - 1, 2), floorDiv(means[k].1 - 1, 2) + 1)
+        }
+        return (blurred, means)
+    }
+
+    /// Makes the mask's moments over every level's cells. `read(rect, into)` writes the raw mask of
+    /// `rect` (rows of rect.width; any floats, sanitized here); it is asked only for pixels inside
+    /// `bounds`, the mask being 0 outside.
+    public init(levels: [CoarseLevel], window: IntRect, bounds: IntRect?, forEach: ForEach = serially,
+                read: (IntRect, UnsafeMutablePointer<Float>) -> Void) {
+        precondition(!levels.isEmpty && !window.isEmpty)
+        self.levels = levels
+        self.window = window
+        let xs = Self.ranges(levels, from: window.x, to: window.maxX)
+        let ys = Self.ranges(levels, from: window.y, to: window.maxY)
+        blurred = zip(xs.blurred, ys.blurred).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
+        means = zip(xs.means, ys.means).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
+        m0 = means.map(Grid.init)
+        // Each grid its own storage: the bands below write through pointers, with no copy on write.
+        let areas = means
+        func firstMoments() -> [Grid] {
+            areas.enumerated().map { $0.offset == 0 ? Grid(IntRect(x: 0, y: 0, width: 0, height: 0)) : Grid($0.element) }
+        }
+        mx = firstMoments()
+        my = firstMoments()
+        mxy = firstMoments()
+        var area = reach
+        if let bounds { area = area.intersection(bounds) }
+        guard !area.isEmpty else { return }
+        // Bands of rows on the coarsest grid's cell rows (so on every grid's): each band adds into
+        // cells of its own, in the same order as one pass would.
+        let s0 = levels[0].spacing, bandRows = 8 * s0
+        let firstBand = floorDiv(area.y, bandRows), bands = floorDiv(area.maxY - 1, bandRows) - firstBand + 1
+        let grids = Pointers(self)
+        let (levels, means) = (self.levels, self.means)
+        withoutActuallyEscaping(read) { read in
+            forEach(bands) { b in
+                let y0 = max(area.y, (firstBand + b) * bandRows), y1 = min(area.maxY, (firstBand + b + 1) * bandRows)
+                Self.accumulate(IntRect(x: area.x, y: y0, width: area.width, height: y1 - y0), levels: levels, means: means,
+                                grids: grids, read: read)
+            }
+        }
+    }
+
+    /// Where each level's moment grids lie (taken once, so that bands on several threads write
+    /// into them without touching the arrays' reference counts).
+    struct Pointers {
+        let m0: [UnsafeMutablePointer<Float>], mx: [UnsafeMutablePointer<Float>?], my: [UnsafeMutablePointer<Float>?],
+            mxy: [UnsafeMutablePointer<Float>?]
+        init(_ c: CoarseCascade) {
+            func base(_ g: Grid) -> UnsafeMutablePointer<Float>? {
+                g.values.isEmpty ? nil : UnsafeMutablePointer(mutating: g.values.withUnsafeBufferPointer { $0.baseAddress! })
+            }
+            m0 = c.m0.map { base($0)! }
+            mx = c.mx.map(base)
+            my = c.my.map(base)
+            mxy = c.mxy.map(base)
+        }
+    }
+
+    /// Rows of mask read at a time.
+    static let batch = 16
+
+    /// Adds the mask of `area` into the moments, a batch of rows at a time.
+    static func accumulate(_ area: IntRect, levels: [CoarseLevel], means: [IntRect], grids: Pointers,
+                           read: (IntRect, UnsafeMutablePointer<Float>) -> Void) {
+        let finest = levels.count - 1, sf = levels[finest].spacing
+        // Columns from the first cell of the coarsest grid that `area` touches (a cell of every grid).
+        let x0 = floorDiv(area.x, levels[0].spacing) * levels[0].spacing
+        let lead = area.x - x0, columns = area.maxX - x0
+        let cellCounts = levels.map { (columns + $0.spacing - 1) / $0.spacing }
+        // A row of mask; per level, the row's sums over each cell: Σm (a) and Σm·dx (b).
+        let rows = UnsafeMutablePointer<Float>.allocate(capacity: Self.batch * area.width)
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: cellCounts[finest] * sf)
+        let sums = cellCounts.map { UnsafeMutablePointer<Float>.allocate(capacity: 2 * $0 + 2) }
+        defer { rows.deallocate(); row.deallocate(); sums.forEach { $0.deallocate() } }
+        row.initialize(repeating: 0, count: cellCounts[finest] * sf)
+        for first in stride(from: area.y, to: area.maxY, by: Self.batch) {
+            let count = min(Self.batch, area.maxY - first)
+            read(IntRect(x: area.x, y: first, width: area.width, height: count), rows)
+            for r in 0..<count {
+                var any = false
+                let source = rows + r * area.width, into = row + lead
+                for x in 0..<area.width {
+                    let v = sanitizedMask(source[x])
+                    into[x] = v
+                    any = any || v != 0
+                }
+                guard any else { continue }
+                addRow(first + r, row: row, sums: sums, cellCounts: cellCounts, firstColumn: x0, levels: levels,
+                       means: means, grids: grids)
+            }
+        }
+    }
+
+    /// Adds one sanitized mask row (image row y, from column x0, whole cells of the finest grid)
+    /// into each level's moments: the finest grid's cell sums from the row, each coarser one's
+    /// from its two halves.
+    static func addRow(_ y: Int, row: UnsafePointer<Float>, sums: [UnsafeMutablePointer<Float>], cellCounts: [Int],
+                       firstColumn x0: Int, levels: [CoarseLevel], means: [IntRect], grids: Pointers) {
+        let finest = levels.count - 1, sf = levels[finest].spacing
+        let a = sums[finest], b = sums[finest] + cellCounts[finest] + 1
+        for c in 0..<cellCounts[finest] {
+            var sa: Float = 0, sb: Float = 0
+            for dx in 0..<sf {
+                let v = row[c * sf + dx]
+                sa += v
+                sb += Float(dx) * v
+            }
+            a[c] = sa
+            b[c] = sb
+        }
+        a[cellCounts[finest]] = 0
+        b[cellCounts[finest]] = 0
+        for k in stride(from: finest - 1, through: 0, by: -1) {
+            let half = Float(levels[k + 1].spacing), n = cellCounts[k]
+            let fa = sums[k + 1], fb = sums[k + 1] + cellCounts[k + 1] + 1
+            let ka = sums[k], kb = sums[k] + n + 1
+            for c in 0..<n {
+                let l = 2 * c, h = min(2 * c + 1, cellCounts[k + 1]) // past the end: the 0 kept there
+                ka[c] = fa[l] + fa[h]
+                kb[c] = fb[l] + fb[h] + half * fa[h]
+            }
+            ka[n] = 0
+            kb[n] = 0
+        }
+        for k in 0..<levels.count {
+            let s = levels[k].spacing, area = means[k]
+            let j = floorDiv(y, s)
+            guard j >= area.y, j < area.maxY else { continue }
+            let dy = Float(y - j * s)
+            let c0 = x0 / s
+            let i0 = max(area.x, c0), i1 = min(area.maxX, c0 + cellCounts[k])
+            guard i0 < i1 else { continue }
+            let base = (j - area.y) * area.width + (i0 - area.x), n = i1 - i0
+            let ka = sums[k] + (i0 - c0), kb = sums[k] + cellCounts[k] + 1 + (i0 - c0)
+            let z = grids.m0[k] + base
+            for i in 0..<n { z[i] += ka[i] }
+            guard k > 0 else { continue }
+            let zx = grids.mx[k]! + base, zy = grids.my[k]! + base, zxy = grids.mxy[k]! + base
+            for i in 0..<n { zx[i] += kb[i] }
+            for i in 0..<n { zy[i] += dy * ka[i] }
+            for i in 0..<n { zxy[i] += dy * kb[i] }
+        }
+    }
+
+    /// The last level's blurred grid, from the mask (or, `inverted`, from 1 − mask): the seed of
+    /// `window` and of any window inside it.
+    public func seed(inverted: Bool) -> Seed { seedGrid(inverted: inverted).seed(window) }
+
+    public func seedGrid(inverted: Bool, forEach: ForEach = serially) -> SeedGrid {
+        var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
+        for k in 0..<levels.count {
+            let s = levels[k].spacing, area = means[k]
+            var mean = Grid(area)
+            let cellArea = Float(s * s), half = Float(s) * Float(s - 1) / 2
+            if k == 0 {
+                for i in mean.values.indices {
+                    let sum = inverted ? cellArea - m0[0].values[i] : m0[0].values[i]
+                    mean.values[i] = sum / cellArea
+                }
+            } else {
+                let big = Float(2 * s), sFloat = Float(s)
+                let out = UnsafeMutablePointer(mutating: mean.values.withUnsafeBufferPointer { $0.baseAddress! })
+                let z0 = m0[k].values.withUnsafeBufferPointer { $0.baseAddress! }
+                let x0 = mx[k].values.withUnsafeBufferPointer { $0.baseAddress! }
+                let y0 = my[k].values.withUnsafeBufferPointer { $0.baseAddress! }
+                let xy0 = mxy[k].values.withUnsafeBufferPointer { $0.baseAddress! }
+                let parent = previous.values.withUnsafeBufferPointer { $0.baseAddress! }, parentArea = previous.area
+                forEach(area.height) { row in
+                    let j = area.y + row
+                    let pj = floorDiv(j - 1, 2), v0 = (1 + (j & 1 == 0 ? 2 * sFloat : 0)) / (4 * sFloat)
+                    let up = parent + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
+                    for i in area.x..<area.maxX {
+                        let pi = floorDiv(i - 1, 2), t0 = (1 + (i & 1 == 0 ? 2 * sFloat : 0)) / (4 * sFloat)
+                        let n = row * area.width + (i - area.x)
+                        var z = z0[n], zx = x0[n], zy = y0[n], zxy = xy0[n]
+                        if inverted {
+                            z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
+                        }
+                        guard z != 0 else { continue } // no mask in the cell: its mean is 0 (already)
+                        let c00 = up[pi], c10 = up[pi + 1], c01 = down[pi], c11 = down[pi + 1]
+                        let db = c10 - c00, dc = c01 - c00, dd = c11 - c10 - c01 + c00
+                        let sumT = t0 * z + zx / big, sumV = v0 * z + zy / big
+                        let sumTV = t0 * v0 * z + (t0 * zy + v0 * zx) / big + zxy / (big * big)
+                        out[n] = (c00 * z + db * sumT + dc * sumV + dd * sumTV) / cellArea
+                    }
+                }
+            }
+            previous = Self.blur(mean, to: blurred[k], weights: levels[k].weights, forEach: forEach)
+        }
+        return SeedGrid(grid: previous, spacing: levels.last!.spacing, covers: window)
+    }
+
+    /// The last level's blurred grid, read back by `Seed`s of windows inside the window it was
+    /// made for.
+    public struct SeedGrid: Sendable {
+        let grid: Grid
+        let spacing: Int
+        public let covers: IntRect
+
+        /// The seed rows of `window`, which must lie inside `covers`.
+        public func seed(_ window: IntRect) -> Seed {
+            precondition(window.intersection(covers) == window, "a seed's window lies inside its grid's")
+            return Seed(grid: grid, spacing: spacing, window: window)
+        }
+    }
+
+    /// `grid` blurred by the one-sided `weights`, over `area` (grid covers area ± taps). Rows
+    /// that are all 0, and output rows with only such rows within reach, are 0 with no taps added.
+    static func blur(_ grid: Grid, to area: IntRect, weights: [Float], forEach: ForEach) -> Grid {
+        let t = weights.count - 1, rows = grid.area.height, w = area.width
+        // Across: rows of grid.area, columns of area; nonzero[j]: row j of grid has a value ≠ 0.
+        let across = Grid(IntRect(x: area.x, y: grid.area.y, width: w, height: rows))
+        var nonzero = [Bool](repeating: false, count: rows)
+        let src = grid.values.withUnsafeBufferPointer { $0.baseAddress! }
+        let mid = UnsafeMutablePointer(mutating: across.values.withUnsafeBufferPointer { $0.baseAddress! })
+        let flags = UnsafeMutablePointer(mutating: nonzero.withUnsafeBufferPointer { $0.baseAddress! })
+        forEach(rows) { j in
+            let whole = src + j * grid.area.width
+            var any = false
+            for i in 0..<grid.area.width where whole[i] != 0 { any = true; break }
+            flags[j] = any
+            guard any else { return }
+            Self.taps(whole + (area.x - grid.area.x), stride: 1, weights: weights, into: mid + j * w, count: w)
+        }
+        // before[j]: how many rows before j have a value ≠ 0.
+        var before = [Int](repeating: 0, count: rows + 1)
+        for j in 0..<rows { before[j + 1] = before[j] + (nonzero[j] ? 1 : 0) }
+        let out = Grid(area)
+        let dst = UnsafeMutablePointer(mutating: out.values.withUnsafeBufferPointer { $0.baseAddress! })
+        forEach(area.height) { r in
+            let row = area.y + r - grid.area.y
+            guard before[row + t + 1] - before[row - t] > 0 else { return }
+            Self.taps(mid + row * w, stride: w, weights: weights, into: dst + r * w, count: w)
+        }
+        return withExtendedLifetime(across) { out }
+    }
+
+    /// dst[i] = Σ_k w[|k|]·centre[i + k·stride] for i in 0..<count: the taps four at a time (fewer
+    /// passes over dst), in the same order for every value.
+    @inline(__always)
+    static func taps(_ centre: UnsafePointer<Float>, stride: Int, weights: [Float], into dst: UnsafeMutablePointer<Float>,
+                     count: Int) {
+        weights.withUnsafeBufferPointer { w in
+            let n = w.count
+            for i in 0..<count { dst[i] = w[0] * centre[i] }
+            var k = 1
+            while k + 3 < n {
+                let a = w[k], b = w[k + 1], c = w[k + 2], d = w[k + 3]
+                let ua = centre - k * stride, da = centre + k * stride
+                let ub = ua - stride, db = da + stride, uc = ub - stride, dc = db + stride, ud = uc - stride, dd = dc + stride
+                for i in 0..<count {
+                    dst[i] += (a * (ua[i] + da[i]) + b * (ub[i] + db[i])) + (c * (uc[i] + dc[i]) + d * (ud[i] + dd[i]))
+                }
+                k += 4
+            }
+            while k < n {
+                let u = centre - k * stride, d = centre + k * stride, wk = w[k]
+                for i in 0..<count { dst[i] += wk * (u[i] + d[i]) }
+                k += 1
+            }
+        }
+    }
+
+    /// The last coarse level read back at full resolution: row y of the window (0-based) is
+    /// mask × the bilinear field, the fine cascade's first input.
+    public struct Seed: Sendable {
+        let grid: Grid
+        let spacing: Int
+        let window: IntRect
+        /// Per window column: the left cell and the weight of the right one.
+        let cell: [Int], weight: [Float]
+
+        init(grid: Grid, spacing s: Int, window: IntRect) {
+            self.grid = grid
+            self.spacing = s
+            self.window = window
+            var cell = [Int](), weight = [Float]()
+            for x in window.x..<window.maxX {
+                let (i, t) = Seed.position(x, spacing: s)
+                cell.append(i - grid.area.x)
+                weight.append(t)
+            }
+            self.cell = cell
+            self.weight = weight
+        }
+
+        /// Where pixel x lies between cell centres: the left cell, and how far towards the next.
+        @inline(__always)
+        static func position(_ x: Int, spacing s: Int) -> (Int, Float) {
+            let n = 2 * x - s + 1, i = floorDiv(n, 2 * s)
+            return (i, Float(n - 2 * s * i) / Float(2 * s))
+        }
+
+        /// Window row y's seed: mask[x] × the field, into `into` (window.width values). `mask` is
+        /// sanitized; where it is 0 the seed is +0.
+        public func row(_ y: Int, mask: UnsafePointer<Float>, into: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
+            let (j, v) = Seed.position(window.y + y, spacing: spacing)
+            let w = grid.area.width
+            grid.values.withUnsafeBufferPointer { g in
+                let top = g.baseAddress! + (j - grid.area.y) * w, bottom = top + w
+                for i in 0..<w { scratch[i] = top[i] + v * (bottom[i] - top[i]) }
+            }
+            cell.withUnsafeBufferPointer { cells in
+                weight.withUnsafeBufferPointer { weights in
+                    for x in 0..<window.width {
+                        let m = mask[x]
+                        guard m != 0 else { into[x] = 0; continue }
+                        let i = cells[x], t = weights[x]
+                        into[x] = m * (scratch[i] + t * (scratch[i + 1] - scratch[i]))
+                    }
+                }
+            }
+        }
+
+        /// Floats of scratch `row` needs.
+        public var scratchCount: Int { grid.area.width }
+    }
+}

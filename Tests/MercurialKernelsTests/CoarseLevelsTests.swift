@@ -1,0 +1,104 @@
+import XCTest
+@testable import MercurialKernels
+
+/// Core Image's cascade in Double with full (untruncated) separable Gaussians, everything outside
+/// the image reading as `outside` (0 for a mask; 1 for an inverted one, whose cascade stays 1 there).
+func referenceCoreImageSeparable(_ mask: Plane, radius: Double, outside: Double = 0) -> [Double] {
+    let w = mask.width, h = mask.height
+    let m = mask.pixels.map(Double.init)
+    var current = m
+    var sigma = radius
+    while sigma >= 1 {
+        let reach = Int(20 * sigma)
+        var norm = 0.0
+        for k in -reach...reach { norm += exp(-Double(k * k) / (2 * sigma * sigma)) }
+        let table = (0..<max(w, h)).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) / norm }
+        // Blur of (current − outside) over the image, plus the outside's constant.
+        var across = [Double](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var acc = 0.0
+                for xx in 0..<w { acc += table[abs(xx - x)] * (current[y * w + xx] - outside) }
+                across[y * w + x] = acc
+            }
+        }
+        var next = [Double](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var acc = 0.0
+                for yy in 0..<h { acc += table[abs(yy - y)] * across[yy * w + x] }
+                next[y * w + x] = m[y * w + x] * (acc + outside)
+            }
+        }
+        current = next
+        sigma /= 2
+    }
+    return current
+}
+
+final class CoarseLevelsTests: XCTestCase {
+    /// A shape with thick and thin parts: a disc, a bar and a one-pixel stroke.
+    static func shape(width: Int, height: Int) -> Plane {
+        var p = Masks.disc(width: width, height: height, cx: Double(width) * 0.4, cy: Double(height) * 0.5,
+                           r: Double(min(width, height)) * 0.3)
+        for y in (height / 5)..<(height * 4 / 5) { for x in (width * 3 / 4)..<(width * 3 / 4 + 9) { p[x, y] = 1 } }
+        for x in 4..<(width - 4) { p[x, height - 8] = 1 }
+        return p
+    }
+
+    /// Core Image's profile at every size within 1e-3 of the untruncated cascade (the levels of
+    /// σ ≥ 12 made on coarse grids). The outer style (the cascade of the inverted mask, 1 beyond the
+    /// image) within 2e-3: the full-resolution levels alone, at radius 8, are 1.8e-3 from it there
+    /// (in the concave corner between two shapes), and the coarse levels add nothing beyond that.
+    func testLargeRadiiMatchTheFullGaussianReference() {
+        let mask = Self.shape(width: 150, height: 120)
+        for radius in [8.0, 16, 45, 130, 250] {
+            let p = HeightFieldParameters(radius: radius)
+            XCTAssertEqual(p.coarseLevels.isEmpty, radius < 12)
+            let got = heightField(mask, p)
+            let want = referenceCoreImageSeparable(mask, radius: radius)
+            let err = zip(got.pixels, want).map { abs(Double($0) - $1) }.max()!
+            XCTAssertLessThan(err, 1e-3, "inner, radius \(radius)")
+            // The reference pads the inverted mask with 4 R of ones (beyond, the cascade is 1).
+            guard radius <= 45 else { continue }
+            let outer = heightField(mask, HeightFieldParameters(radius: radius, style: .outer))
+            let pad = Int(4 * radius)
+            var inverted = mask.padded(by: pad)
+            for i in inverted.pixels.indices { inverted.pixels[i] = 1 - inverted.pixels[i] }
+            let wantPadded = referenceCoreImageSeparable(inverted, radius: radius, outside: 1)
+            let errOuter = (0..<(mask.width * mask.height)).map { i in
+                abs(Double(outer.pixels[i]) - (1 - wantPadded[(i / mask.width + pad) * inverted.width + i % mask.width + pad]))
+            }.max()!
+            XCTAssertLessThan(errOuter, 2e-3, "outer, radius \(radius)")
+        }
+    }
+
+    /// The coarse grids are the image's: windows at any offset give the same bits as the whole.
+    func testAnyTilingGivesIdenticalBitsAtLargeSizes() {
+        let mask = Self.shape(width: 61, height: 47)
+        for (radius, style) in [(100.0, BevelStyle.inner), (40, .outer), (30, .emboss)] {
+            let p = HeightFieldParameters(radius: radius, style: style, soften: style == .emboss ? 2 : 0)
+            XCTAssertFalse(p.coarseLevels.isEmpty)
+            let padded = mask.padded(by: p.halo)
+            let whole = HeightField.compute(window: padded, parameters: p, origin: (-p.halo, -p.halo))
+            for (tx, ty, tw, th) in [(0, 0, 13, 7), (20, 11, 1, 1), (37, 3, 24, 40)] {
+                let window = padded.cropped(x: tx, y: ty, width: tw + 2 * p.halo, height: th + 2 * p.halo)
+                let tile = HeightField.compute(window: window, parameters: p, origin: (tx - p.halo, ty - p.halo))
+                XCTAssertEqual(tile.pixels, whole.cropped(x: tx, y: ty, width: tw, height: th).pixels,
+                               "radius \(radius) \(style) at \(tx),\(ty)")
+            }
+        }
+    }
+
+    /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 4 pixels a cell.
+    func testSpacingAndRange() {
+        XCTAssertEqual(HeightFieldParameters(radius: 250).effectiveRadius, 250)
+        XCTAssertEqual(HeightFieldParameters(radius: 1e9).effectiveRadius, 250)
+        let levels = HeightFieldParameters(radius: 250).coarseLevels
+        XCTAssertEqual(levels.map(\.spacing), [32, 16, 8, 4, 2])
+        for level in levels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 4) }
+        XCTAssertEqual(HeightFieldParameters(radius: 250).fineSigmas.count, 3)
+        // The default sizes stay at full resolution (their pixels are unchanged).
+        XCTAssertTrue(HeightFieldParameters(radius: 10).coarseLevels.isEmpty)
+    }
+}
