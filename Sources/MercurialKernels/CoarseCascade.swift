@@ -334,12 +334,13 @@ public struct CoarseCascade {
     /// that are all 0, and output rows with only such rows within reach, are 0 with no taps added.
     static func blur(_ grid: Grid, to area: IntRect, weights: [Float], forEach: ForEach) -> Grid {
         let t = weights.count - 1, rows = grid.area.height, w = area.width
-        // Across: rows of grid.area, columns of area; nonzero[j]: row j of grid has a value ≠ 0.
+        // Across: rows of grid.area, columns of area; flags[j]: row j of grid has a value ≠ 0.
         let across = Grid(IntRect(x: area.x, y: grid.area.y, width: w, height: rows))
-        var nonzero = [Bool](repeating: false, count: rows)
+        let flags = UnsafeMutablePointer<Bool>.allocate(capacity: max(rows, 1))
+        flags.initialize(repeating: false, count: max(rows, 1))
+        defer { flags.deallocate() }
         let src = grid.values.withUnsafeBufferPointer { $0.baseAddress! }
         let mid = UnsafeMutablePointer(mutating: across.values.withUnsafeBufferPointer { $0.baseAddress! })
-        let flags = UnsafeMutablePointer(mutating: nonzero.withUnsafeBufferPointer { $0.baseAddress! })
         forEach(rows) { j in
             let whole = src + j * grid.area.width
             var any = false
@@ -350,7 +351,7 @@ public struct CoarseCascade {
         }
         // before[j]: how many rows before j have a value ≠ 0.
         var before = [Int](repeating: 0, count: rows + 1)
-        for j in 0..<rows { before[j + 1] = before[j] + (nonzero[j] ? 1 : 0) }
+        for j in 0..<rows { before[j + 1] = before[j] + (flags[j] ? 1 : 0) }
         let out = Grid(area)
         let dst = UnsafeMutablePointer(mutating: out.values.withUnsafeBufferPointer { $0.baseAddress! })
         forEach(area.height) { r in

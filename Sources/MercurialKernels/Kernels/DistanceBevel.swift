@@ -11,12 +11,12 @@ import Glibc
 // anti-aliased edge moves smoothly as its coverage changes. d(p) is the exact Euclidean distance
 // from an inside pixel's centre to the nearest crossing.
 //
-// Finding it: an exact squared distance transform (Felzenszwalb–Huttenlocher lower envelopes)
-// gives d_c, the distance to the nearest pixel that has a crossing on one of its four segments.
-// Every crossing lies within 0.5 px of one of its two pixels, and the nearest such pixel has a
-// crossing within 1 px, so the nearest crossing is among the crossings of pixels at distance
-// [d_c, d_c + 1.5]: an annulus, searched exactly. The answer depends on values only (never on which
-// of two equidistant pixels an algorithm happened to pick), so every tiling agrees.
+// Finding it, exactly and at a cost per pixel that does not grow with the radius: the crossings on
+// horizontal segments lie on pixel rows. Along each row, the squared distance from a pixel centre
+// to the row's nearest crossing is exact from the nearest crossing on either side; the distance to
+// any crossing of any row is then the lower envelope over rows of those values plus (Δy)²
+// (Felzenszwalb–Huttenlocher, down each column). The crossings on vertical segments likewise, with
+// rows and columns swapped; d² is the smaller of the two.
 
 enum DistanceBevel {
     static let infinity: Float = 1e20
@@ -36,33 +36,28 @@ enum DistanceBevel {
         // Crossing parameters on the segment to the right (tx) and below (ty): t in [0, 1] from this
         // pixel's centre, or -1 for no crossing.
         var tx = [Float](repeating: -1, count: w * h), ty = [Float](repeating: -1, count: w * h)
-        var seed = [Bool](repeating: false, count: w * h)
         var inner = Plane(width: w - 2 * halo, height: h - 2 * halo)
         var outer = Plane(width: outside ? w - 2 * halo : 0, height: outside ? h - 2 * halo : 0)
         mask.pixels.withUnsafeBufferPointer { mb in
             tx.withUnsafeMutableBufferPointer { txb in
                 ty.withUnsafeMutableBufferPointer { tyb in
-                    seed.withUnsafeMutableBufferPointer { sb in
-                        let m = mb.baseAddress!, tx = txb.baseAddress!, ty = tyb.baseAddress!, seed = sb.baseAddress!
+                    do {
+                        let m = mb.baseAddress!, tx = txb.baseAddress!, ty = tyb.baseAddress!
                         for y in 0..<h {
                             for x in 0..<w {
                                 let i = y * w + x
                                 let a = m[i]
                                 if x + 1 < w, (a >= 0.5) != (m[i + 1] >= 0.5) {
                                     tx[i] = (a - 0.5) / (a - m[i + 1])
-                                    seed[i] = true
-                                    seed[i + 1] = true
                                 }
                                 if y + 1 < h, (a >= 0.5) != (m[i + w] >= 0.5) {
                                     ty[i] = (a - 0.5) / (a - m[i + w])
-                                    seed[i] = true
-                                    seed[i + w] = true
                                 }
                             }
                         }
-                        let limit = radius + 1 // beyond d_c > R + 1, d > R: the top of the bevel
-                        let squared = squaredDistanceTransform(seed: UnsafePointer(seed), width: w, height: h,
-                                                               reach: Int(limit.rounded(.up)))
+                        let limit = radius + 1 // beyond, d > R: the top of the bevel
+                        let squared = crossingDistances(tx: UnsafePointer(tx), ty: UnsafePointer(ty), width: w, height: h,
+                                                        reach: Int(limit.rounded(.up)))
                         let ow = w - 2 * halo
                         inner.pixels.withUnsafeMutableBufferPointer { ib in
                             outer.pixels.withUnsafeMutableBufferPointer { ob in
@@ -73,12 +68,8 @@ enum DistanceBevel {
                                             let isInside = m[i] >= 0.5
                                             guard isInside ? inside : outside else { continue }
                                             var height: Float = 1
-                                            let dc2 = sq[i]
-                                            if dc2 <= limit * limit {
-                                                let d = nearestCrossing(x: x, y: y, dc2: dc2, width: w, height: h,
-                                                                        seed: seed, tx: tx, ty: ty)
-                                                height = shape(min(d / radius, 1), profile)
-                                            }
+                                            let d2 = sq[i]
+                                            if d2 <= limit * limit { height = shape(min(d2.squareRoot() / radius, 1), profile) }
                                             let o = (y - halo) * ow + (x - halo)
                                             if isInside { ib[o] = height } else { ob[o] = height }
                                         }
@@ -103,122 +94,92 @@ enum DistanceBevel {
         }
     }
 
-    /// Exact distance from pixel (x, y) to the nearest crossing, searching seed pixels whose squared
-    /// distance lies in [dc2, (√dc2 + 1.5)²]: per row, only the annulus's two runs (the pixels
-    /// nearer than √dc2 are never visited; dc2 is a whole number, so where they end is exact).
-    static func nearestCrossing(x: Int, y: Int, dc2: Float, width w: Int, height h: Int,
-                                seed: UnsafePointer<Bool>, tx: UnsafePointer<Float>, ty: UnsafePointer<Float>) -> Float {
-        let outer = dc2.squareRoot() + 1.5
-        let reach = Int(outer)
-        let outer2 = outer * outer
-        let inner2 = Int(dc2)
-        var best2 = infinity
-        @inline(__always) func visit(_ dx: Int, _ dy: Int, _ dy2: Float) {
-            let xx = x + dx, yy = y + dy
-            guard xx >= 0, xx < w else { return }
-            let j = yy * w + xx
-            guard seed[j] else { return }
-            // The crossings on this pixel's four segments (its own right/below, and the
-            // right/below of its left/upper neighbours).
-            let fx = Float(dx), fy = Float(dy)
-            if tx[j] >= 0 { best2 = min(best2, sq(fx + tx[j]) + fy * fy) }
-            if ty[j] >= 0 { best2 = min(best2, fx * fx + sq(fy + ty[j])) }
-            if xx > 0, tx[j - 1] >= 0 { best2 = min(best2, sq(fx - 1 + tx[j - 1]) + fy * fy) }
-            if yy > 0, ty[j - w] >= 0 { best2 = min(best2, fx * fx + sq(fy - 1 + ty[j - w])) }
-        }
-        // Per |dy|: the last |dx| inside the outer circle, and the first with dx² + dy² ≥ dc2 (the
-        // latter carried from row to row: it changes by a few steps). Rows dy and −dy share both.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (reach + 1)) { bounds in
-            let spans = bounds.baseAddress!, starts = spans + reach + 1
-            var start = 0
-            for d in stride(from: reach, through: 0, by: -1) {
-                let need = inner2 - d * d
-                while start * start < need { start += 1 }
-                while start > 0, (start - 1) * (start - 1) >= need { start -= 1 }
-                starts[d] = start
-                spans[d] = Int((max(outer2 - Float(d * d), 0)).squareRoot())
-            }
-            for dy in -reach...reach {
-                let yy = y + dy
-                guard yy >= 0, yy < h else { continue }
-                let dy2 = Float(dy * dy)
-                let span = spans[abs(dy)], start = starts[abs(dy)]
-                guard start <= span else { continue }
-                for dx in start...span { visit(dx, dy, dy2) }
-                if start == 0 {
-                    if span >= 1 { for dx in 1...span { visit(-dx, dy, dy2) } }
-                } else {
-                    for dx in start...span { visit(-dx, dy, dy2) }
-                }
-            }
-        }
-        return best2.squareRoot()
-    }
-
     @inline(__always) static func sq(_ v: Float) -> Float { v * v }
 
-    /// Squared Euclidean distance from every pixel to the nearest seed pixel: exact where it is at
-    /// most `reach`² (all the bevel asks), and some value above `reach`² (∞ if no seed) elsewhere.
-    /// Seeds more than `reach` rows away in a column are left out, as they can only give more than
-    /// `reach`²: rows far from every edge are then skipped, and the others' lower envelopes hold
-    /// only the columns near an edge.
-    static func squaredDistanceTransform(seed: UnsafePointer<Bool>, width w: Int, height h: Int, reach: Int) -> [Float] {
-        // Columns: 1-D distance to the nearest seed in the same column, up to `reach`, every column
-        // at once, row by row down and then up (walking one column at a time read a cache line a
-        // pixel).
-        var g = [Float](repeating: infinity, count: w * h)
-        var last = [Int](repeating: -1, count: w)
-        for y in 0..<h {
-            for x in 0..<w {
-                if seed[y * w + x] { last[x] = y }
-                if last[x] >= 0 && y - last[x] <= reach { g[y * w + x] = Float(y - last[x]) }
-            }
-        }
-        for x in 0..<w { last[x] = -1 }
-        for y in stride(from: h - 1, through: 0, by: -1) {
-            for x in 0..<w {
-                if seed[y * w + x] { last[x] = y }
-                if last[x] >= 0 && last[x] - y <= reach { g[y * w + x] = min(g[y * w + x], Float(last[x] - y)) }
-            }
-        }
-        // Rows: lower envelope of parabolas (x - q)² + g(q)².
+    /// Squared Euclidean distance from every pixel centre to the nearest crossing: exact where it is
+    /// at most `reach`² (all the bevel asks), and some value above `reach`² (∞ if none) elsewhere.
+    static func crossingDistances(tx: UnsafePointer<Float>, ty: UnsafePointer<Float>, width w: Int, height h: Int,
+                                  reach: Int) -> [Float] {
         var out = [Float](repeating: infinity, count: w * h)
-        var f = [Float](repeating: 0, count: w)
-        var v = [Int](repeating: 0, count: w)
-        // Intersections in Double: with integer inputs every comparison below is then exact enough
-        // to be decided the same way whatever the window's origin.
-        var z = [Double](repeating: 0, count: w + 1)
-        for y in 0..<h {
-            var any = false
-            for x in 0..<w {
-                let gv = g[y * w + x]
-                if gv < infinity { f[x] = gv * gv; any = true } else { f[x] = infinity }
-            }
-            guard any else { continue }
-            var k = -1
-            for q in 0..<w where f[q] < infinity {
-                if k < 0 {
-                    k = 0; v[0] = q; z[0] = -.infinity; z[1] = .infinity
-                    continue
-                }
-                var s: Double
-                repeat {
-                    let p = v[k]
-                    s = ((Double(f[q]) + Double(q * q)) - (Double(f[p]) + Double(p * p))) / Double(2 * (q - p))
-                    if s <= z[k] { k -= 1 } else { break }
-                } while k >= 0
-                k += 1
-                v[k] = q
-                z[k] = s
-                z[k + 1] = .infinity
-            }
-            var j = 0
-            for x in 0..<w {
-                while z[j + 1] < Double(x) { j += 1 }
-                let dx = Float(x - v[j])
-                out[y * w + x] = dx * dx + f[v[j]]
-            }
+        out.withUnsafeMutableBufferPointer { o in
+            // Horizontal segments: along rows, then the envelope down each column.
+            let along = alongLines(tx, count: h, length: w, stride: w, step: 1, reach: reach)
+            envelope(along, lines: w, length: h, lineStride: 1, step: w, into: o.baseAddress!)
+            // Vertical segments: along columns, then the envelope across each row.
+            let down = alongLines(ty, count: w, length: h, stride: 1, step: w, reach: reach)
+            envelope(down, lines: h, length: w, lineStride: w, step: 1, into: o.baseAddress!)
         }
         return out
+    }
+
+    /// For each of `count` lines (line i starts at i·stride, its points `step` apart): per point,
+    /// the squared distance to the line's nearest crossing (crossing at position p + t[p], t ≥ 0),
+    /// ∞ beyond `reach`. Laid out as the input.
+    static func alongLines(_ t: UnsafePointer<Float>, count: Int, length: Int, stride: Int, step: Int, reach: Int) -> [Float] {
+        var f = [Float](repeating: .infinity, count: count * length)
+        f.withUnsafeMutableBufferPointer { fb in
+            let f = fb.baseAddress!
+            for line in 0..<count {
+                let base = line * stride
+                // The crossing on segment p → p + 1 lies at p + t[p]. Left to right: the last crossing
+                // at or before each point (segment p − 1's, or p's own at t = 0); then right to left:
+                // the first at or after it (segment p's).
+                var last = -Double.infinity
+                for p in 0..<length {
+                    if p > 0, t[base + (p - 1) * step] >= 0 { last = Double(p - 1) + Double(t[base + (p - 1) * step]) }
+                    if t[base + p * step] == 0 { last = Double(p) }
+                    let d = Double(p) - last
+                    if d <= Double(reach) { f[base + p * step] = Float(d * d) }
+                }
+                var next = Double.infinity
+                for p in Swift.stride(from: length - 1, through: 0, by: -1) {
+                    let v = t[base + p * step]
+                    if v >= 0 { next = Double(p) + Double(v) }
+                    let d = next - Double(p)
+                    if d <= Double(reach) { f[base + p * step] = min(f[base + p * step], Float(d * d)) }
+                }
+            }
+        }
+        return f
+    }
+
+    /// For each of `lines` lines (line i starts at i·lineStride, its points `step` apart): the
+    /// lower envelope of the parabolas (p − q)² + f(q), min'd into `into`.
+    static func envelope(_ f: [Float], lines: Int, length n: Int, lineStride: Int, step: Int, into out: UnsafeMutablePointer<Float>) {
+        var v = [Int](repeating: 0, count: n), z = [Double](repeating: 0, count: n + 1), g = [Double](repeating: 0, count: n)
+        f.withUnsafeBufferPointer { fb in
+            for line in 0..<lines {
+                let base = line * lineStride
+                var k = -1
+                for q in 0..<n {
+                    let fq = Double(fb[base + q * step])
+                    g[q] = fq
+                    guard fq < .infinity else { continue }
+                    if k < 0 {
+                        k = 0; v[0] = q; z[0] = -.infinity; z[1] = .infinity
+                        continue
+                    }
+                    var s: Double
+                    repeat {
+                        let p = v[k]
+                        s = ((fq + Double(q * q)) - (g[p] + Double(p * p))) / Double(2 * (q - p))
+                        if s <= z[k] { k -= 1 } else { break }
+                    } while k >= 0
+                    k += 1
+                    v[k] = q
+                    z[k] = s
+                    z[k + 1] = .infinity
+                }
+                guard k >= 0 else { continue }
+                var j = 0
+                for p in 0..<n {
+                    while z[j + 1] < Double(p) { j += 1 }
+                    let dp = Double(p - v[j])
+                    let value = Float(dp * dp + g[v[j]])
+                    let o = base + p * step
+                    out[o] = min(out[o], value)
+                }
+            }
+        }
     }
 }
