@@ -90,6 +90,20 @@ final class CoarseLevelsTests: XCTestCase {
         }
     }
 
+    /// The exact-distance outer bevel at large sizes: 1 − d/R outside the shape (linear profile),
+    /// d the brute-force distance to the edge's crossings.
+    func testExactDistanceOuterBevelAtLargeSizes() {
+        let mask = Masks.disc(width: 70, height: 64, cx: 33.4, cy: 30.7, r: 12.6)
+        let distance = referenceDistance(mask)
+        for radius in [30.0, 250] {
+            let got = heightField(mask, HeightFieldParameters(radius: radius, profile: .linear, style: .outer))
+            for i in got.pixels.indices {
+                let want = mask.pixels[i] >= 0.5 ? 1 : 1 - min(distance[i] / radius, 1)
+                XCTAssertEqual(Double(got.pixels[i]), want, accuracy: 1e-4, "radius \(radius) pixel \(i)")
+            }
+        }
+    }
+
     /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 4 pixels a cell.
     func testSpacingAndRange() {
         XCTAssertEqual(HeightFieldParameters(radius: 250).effectiveRadius, 250)

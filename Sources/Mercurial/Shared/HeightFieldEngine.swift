@@ -63,7 +63,7 @@ enum HeightFieldEngine {
 
     /// A region whose coarse levels are made at once holds at most this many pixels (their grids
     /// take about 4 bytes a pixel); beyond it, each block makes its own.
-    static let coarseRegionPixels = 16 << 20
+    static let coarseRegionPixels = 36 << 20
 
     /// The coarse levels for the blocks of `region` (nil without coarse levels, or when the region
     /// is too large to make them at once).

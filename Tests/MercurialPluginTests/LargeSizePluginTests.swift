@@ -1,0 +1,63 @@
+import Foundation
+import GeglHost
+import XCTest
+
+/// Bevel sizes past 128 px through real GEGL: the coarse levels and GEGL's whole-layer cache give the
+/// same pixels for any thread count, tile size, and region rendered on its own (GIMP's chunks).
+final class LargeSizePluginTests: PluginTestCase {
+    static let size = 120
+
+    /// Black letters-like shapes (a disc and a bar) on transparency, at an odd origin.
+    func layer() -> Buffer {
+        let n = Self.size
+        var rgba = [Float](repeating: 0, count: n * n * 4)
+        for y in 0..<n {
+            for x in 0..<n {
+                let d = ((Double(x) + 0.5 - 40) * (Double(x) + 0.5 - 40) + (Double(y) + 0.5 - 60) * (Double(y) + 0.5 - 60)).squareRoot()
+                var a = min(max(25 - d + 0.5, 0), 1)
+                if x >= 80 && x < 92 && y >= 20 && y < 100 { a = 1 }
+                rgba[4 * (y * n + x) + 3] = Float(a)
+            }
+        }
+        return Buffer(x: 3, y: -7, width: n, height: n, format: "RGBA float", pixels: rgba)
+    }
+
+    let cases: [(String, [String: Value])] = [
+        ("mercurial:liquid-metal", ["radius": .double(180), "style": .string("outer-bevel")]),
+        ("mercurial:liquid-metal", ["radius": .double(250), "style": .string("emboss"), "soften": .double(3)]),
+        ("mercurial:height-field-from-mask", ["radius": .double(140), "keep-alpha": .bool(true)]),
+        ("mercurial:height-field-from-mask", ["radius": .double(250), "profile": .string("round"), "style": .string("outer-bevel")]),
+        ("mercurial:bevel-emboss", ["size": .double(200)]),
+    ]
+
+    func picture(_ op: String, _ properties: [String: Value], threads: Int, tile: Int,
+                 region: (x: Int, y: Int, width: Int, height: Int)? = nil) -> [Float] {
+        let g = Graph()
+        let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer())])
+        let node = g.add(op, properties)
+        g.link(src, node)
+        let r = region ?? (3, -7, Self.size, Self.size)
+        return render(g, node, x: r.x, y: r.y, width: r.width, height: r.height, format: "RGBA float", components: 4,
+                      threads: threads, tile: tile)
+    }
+
+    func testThreadTileAndRegionInvariance() {
+        for (op, properties) in cases {
+            let reference = picture(op, properties, threads: 1, tile: 128)
+            // Relief there is: the picture is not flat.
+            XCTAssertGreaterThan(Set(reference.enumerated().filter { $0.offset % 4 == 0 }.map(\.element)).count, 20, op)
+            for (threads, tile) in [(2, 16), (2, 37)] {
+                assertSamePixels(picture(op, properties, threads: threads, tile: tile), reference,
+                                 "\(op) \(properties) threads \(threads) tile \(tile)")
+            }
+            // One region of a fresh graph, as GIMP's first chunk: the same pixels as the whole.
+            let part = picture(op, properties, threads: 2, tile: 64, region: (30, 20, 17, 23))
+            var want: [Float] = []
+            for y in 0..<23 {
+                let start = 4 * ((20 + 7 + y) * Self.size + (30 - 3))
+                want += reference[start..<(start + 4 * 17)]
+            }
+            assertSamePixels(part, want, "\(op) \(properties) region")
+        }
+    }
+}
