@@ -41,7 +41,16 @@ final class ConversionPathTests: PluginTestCase {
         """
 
     func testDemoChainDoesNotDependOnBablsConversionPaths() throws {
-        let dir = try Plugin.folder("conversion-paths")
+        // On a loaded machine babl has once left the forced path unused (no value changed): the
+        // caches are made again, in new folders, up to three times before that counts as a failure.
+        for attempt in 0..<3 {
+            if try compareDemo(folder: "conversion-paths-\(attempt)", lastAttempt: attempt == 2) { return }
+        }
+    }
+
+    /// One attempt: false when the forced path changed no value and another attempt is left.
+    func compareDemo(folder: String, lastAttempt: Bool) throws -> Bool {
+        let dir = try Plugin.folder(folder)
         let usual = dir.appendingPathComponent("usual"), forced = dir.appendingPathComponent("forced")
         // babl's own choice, in a cache of our own: the three conversions the forced path is made
         // of, then the demo's. Once, on a loaded machine, one 4×4 conversion each left no entry for
@@ -85,8 +94,9 @@ final class ConversionPathTests: PluginTestCase {
         // The forced path is the one babl takes there, and it does change heights (else this test
         // would prove nothing).
         let changed = python(Self.countChanged, cache: forced)
-        XCTAssertTrue(changed.output.contains("changed ") && !changed.output.contains("changed 0\n"),
-                      "the forced path changed no height: \(changed.output)")
+        let proves = changed.output.contains("changed ") && !changed.output.contains("changed 0\n")
+        guard proves || lastAttempt else { return false }
+        XCTAssertTrue(proves, "the forced path changed no height: \(changed.output)")
 
         render(to: b, cache: forced)
         let (wa, ha, pa) = ReadmeTests.load(a), (wb, hb, pb) = ReadmeTests.load(b)
@@ -95,5 +105,6 @@ final class ConversionPathTests: PluginTestCase {
         XCTAssertGreaterThan(wa * ha, 1000)
         XCTAssertTrue(pa.contains { $0 > 0.05 }, "something is drawn")
         assertSamePixels(pb, pa, "the demo chain through babl's fastest Y float → YA float and through a lossy one")
+        return true
     }
 }
