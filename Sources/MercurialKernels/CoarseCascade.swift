@@ -63,7 +63,6 @@ struct Grid: Sendable {
         values = [Float](repeating: 0, count: max(area.width, 0) * max(area.height, 0))
     }
     @inline(__always) func index(_ i: Int, _ j: Int) -> Int { (j - area.y) * area.width + (i - area.x) }
-    @inline(__always) subscript(i: Int, j: Int) -> Float { values[index(i, j)] }
 }
 
 /// Runs body(i) for every i in 0..<count, each once, on any threads (the host's pool); returns

@@ -41,16 +41,22 @@ def text_layer():
     return buf
 
 
+def graph(layer, op, props):
+    """A fresh graph: the layer's buffer source and `op` with `props` (not yet linked)."""
+    g = Gegl.Node()
+    src = g.create_child("gegl:buffer-source")
+    src.set_property("buffer", layer)
+    node = g.create_child(op)
+    for k, v in props.items():
+        node.set_property(k, v)
+    return g, src, node
+
+
 def timed(layer, op, props, runs=None):
     """Median seconds of `runs` (default RUNS) fresh-graph runs of `op` on `layer`."""
     samples = []
     for _ in range(runs or RUNS):
-        g = Gegl.Node()
-        src = g.create_child("gegl:buffer-source")
-        src.set_property("buffer", layer)
-        node = g.create_child(op)
-        for k, v in props.items():
-            node.set_property(k, v)
+        g, src, node = graph(layer, op, props)
         out = Gegl.Buffer.new("RGBA float", 0, 0, W, H)
         sink = g.create_child("gegl:write-buffer")
         sink.set_property("buffer", out)
@@ -102,12 +108,7 @@ def chunked(layer, op, props, tile, runs=None):
     processor) per region, as GIMP renders a live filter's preview; tile ≥ the frame: one region."""
     samples = []
     for _ in range(runs or RUNS):
-        g = Gegl.Node()
-        src = g.create_child("gegl:buffer-source")
-        src.set_property("buffer", layer)
-        node = g.create_child(op)
-        for k, v in props.items():
-            node.set_property(k, v)
+        g, src, node = graph(layer, op, props)
         src.link(node)
         out = Gegl.Buffer.new("RGBA float", 0, 0, W, H)
         start = time.monotonic()
