@@ -26,6 +26,8 @@ func bablFormat(_ format: PixelFormat) -> OpaquePointer? {
 public struct InputBuffer {
     // Why a raw pointer: GEGL owns the buffer; it lives for the duration of the process call.
     let buffer: OpaquePointer
+    /// With a period, reads see the endless tiling of that rectangle (see `wrapping`).
+    var period: Rect? = nil
 
     /// Reads `rect` in `format` into `destination`, which holds rect.count × components floats.
     /// Pixels outside the buffer's extent read as 0 (GEGL's "none" abyss).
@@ -34,6 +36,14 @@ public struct InputBuffer {
     public func read(_ rect: Rect, format: PixelFormat, into destination: UnsafeMutablePointer<Float>,
                      scale: Double = 1, rowLength: Int? = nil) {
         guard !rect.isEmpty else { return }
+        if let period, scale == 1 {
+            let components = format.components
+            return readWrapped(rect, period, components: components, into: destination,
+                               rowStride: (rowLength ?? rect.width) * components, step: components) { source, to, rowStride, _ in
+                var r = source.gegl
+                gegl_buffer_get(buffer, &r, 1, bablFormat(format), to, gint(rowStride * MemoryLayout<Float>.size), GEGL_ABYSS_NONE)
+            }
+        }
         var r = rect.gegl
         let stride = rowLength.map { gint($0 * format.components * MemoryLayout<Float>.size) } ?? gint(GEGL_AUTO_ROWSTRIDE)
         gegl_buffer_get(buffer, &r, scale, bablFormat(format), destination, stride, GEGL_ABYSS_NONE)
@@ -49,6 +59,12 @@ extension InputBuffer {
                               rowStride: Int, step: Int = 1) {
         guard !rect.isEmpty else { return }
         precondition(component >= 0 && component < format.components)
+        if let period {
+            let plain = InputBuffer(buffer: buffer)
+            return readWrapped(rect, period, components: 1, into: destination, rowStride: rowStride, step: step) { source, to, rowStride, step in
+                plain.readComponent(source, format: format, component: component, into: to, rowStride: rowStride, step: step)
+            }
+        }
         var r = rect.gegl
         guard let iterator = gegl_buffer_iterator_new(buffer, &r, 0, bablFormat(format), GEGL_ACCESS_READ,
                                                       GEGL_ABYSS_NONE, 1) else { return }
@@ -68,6 +84,71 @@ extension InputBuffer {
                     for x in 0..<p.width { to[x] = from[4 * x] }
                 } else {
                     for x in 0..<p.width { to[x * step] = from[x * components] }
+                }
+            }
+        }
+    }
+}
+
+extension InputBuffer {
+    /// This buffer read as the endless tiling of `period` (a seamless texture's wrap): pixel (x, y)
+    /// reads the period's pixel at the same place modulo its size. An empty or infinite period
+    /// leaves reads as they are.
+    public func wrapping(_ period: Rect) -> InputBuffer {
+        guard !period.isEmpty, !period.isInfinite else { return self }
+        var wrapped = self
+        wrapped.period = period
+        return wrapped
+    }
+
+    /// The spans `start ..< start + length` is cut into where copies of the period meet: each
+    /// its offset in the range, where it starts in the period and its length; nil past `limit`.
+    private static func spans(_ start: Int, _ length: Int, periodStart: Int, period: Int,
+                              limit: Int) -> [(offset: Int, source: Int, length: Int)]? {
+        var spans: [(offset: Int, source: Int, length: Int)] = [], done = 0
+        while done < length {
+            guard spans.count < limit else { return nil }
+            let local = ((start + done - periodStart) % period + period) % period
+            let n = min(length - done, period - local)
+            spans.append((done, periodStart + local, n))
+            done += n
+        }
+        return spans
+    }
+
+    /// `rect` read through the wrap into `destination` (pixel (x, y) at (y − rect.y)·rowStride +
+    /// (x − rect.x)·step, `components` floats each) by `piece`, which reads a rectangle of the
+    /// period to where its first pixel goes, rows `rowStride` and pixels `step` floats apart. A few
+    /// copies of the period are read in place; many copies of a small period are read once and
+    /// repeated, so memory is bounded by the request, never by the number of copies.
+    private func readWrapped(_ rect: Rect, _ period: Rect, components: Int, into destination: UnsafeMutablePointer<Float>,
+                             rowStride: Int, step: Int,
+                             piece: (_ source: Rect, _ to: UnsafeMutablePointer<Float>, _ rowStride: Int, _ step: Int) -> Void) {
+        let limit = 4
+        if let xs = Self.spans(rect.x, rect.width, periodStart: period.x, period: period.width, limit: limit),
+           let ys = Self.spans(rect.y, rect.height, periodStart: period.y, period: period.height, limit: limit) {
+            for y in ys {
+                for x in xs {
+                    piece(Rect(x: x.source, y: y.source, width: x.length, height: y.length),
+                          destination + y.offset * rowStride + x.offset * step, rowStride, step)
+                }
+            }
+            return
+        }
+        // Column c of the part is the period's column (rect.x + c) mod width, as is the request's
+        // column c + k·width: the part is the request's first period (or all of it), at most two
+        // spans each way.
+        let part = Rect(x: rect.x, y: rect.y, width: min(rect.width, period.width), height: min(rect.height, period.height))
+        var pixels = [Float](repeating: 0, count: part.count * components)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            readWrapped(part, period, components: components, into: base, rowStride: part.width * components,
+                        step: components, piece: piece)
+            for j in 0..<rect.height {
+                let from = base + (j % part.height) * part.width * components, to = destination + j * rowStride
+                for i in 0..<rect.width {
+                    let f = from + (i % part.width) * components, t = to + i * step
+                    for c in 0..<components { t[c] = f[c] }
                 }
             }
         }

@@ -171,7 +171,7 @@ private let composerProcess: @convention(c) (OperationPointer?, OpaquePointer?, 
     guard let op, let output, let process = registration(of: raw(op)).processComposer,
           let p = prepared(op) else { return 0 }
     guard isProcessable(roiRect(roi)) else { return 1 }
-    process(p, input.map(InputBuffer.init), aux.map(InputBuffer.init), OutputBuffer(buffer: output), roiRect(roi))
+    process(p, input.map { InputBuffer(buffer: $0) }, aux.map { InputBuffer(buffer: $0) }, OutputBuffer(buffer: output), roiRect(roi))
     return 1
 }
 

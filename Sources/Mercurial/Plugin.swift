@@ -18,6 +18,7 @@ let operations: [OperationRegistration] = [
     ReliefLightingOp.registration,
     BevelShadeOp.registration,
     BevelEmbossOp.registration,
+    MaterialMapsOp.registration,
 ]
 
 @_cdecl("gegl_module_query")

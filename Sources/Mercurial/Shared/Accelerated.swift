@@ -26,4 +26,6 @@ enum Kernels {
                                                                             MercurialKernelsV3.Holographic.self)
     static let litRelief: any LitReliefKernel.Type = Accelerated.choose(MercurialKernels.LitRelief.self,
                                                                         MercurialKernelsV3.LitRelief.self)
+    static let materialMaps: any MaterialMapsKernel.Type = Accelerated.choose(MercurialKernels.MaterialMaps.self,
+                                                                              MercurialKernelsV3.MaterialMaps.self)
 }
