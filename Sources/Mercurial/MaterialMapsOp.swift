@@ -154,15 +154,16 @@ enum MaterialMapsOp: FilterOperation {
     static func render(_ chunk: Rect, _ prepared: Prepared, input: InputBuffer, output: OutputBuffer,
                        seeds: HeightFieldEngine.CoarseSeeds?, heights: UnsafeMutablePointer<Float>) {
         let halo = prepared.maps.halo, window = chunk.grown(by: halo), columns = window.width
+        // Each row of heights into the window as it comes, cleaned while it is in the cache.
         func place(_ y: Int, _ x: Int, _ width: Int, _ source: UnsafePointer<Float>, _ step: Int) {
             let row = heights + (y - window.y) * columns + (x - window.x)
-            for i in 0..<width { row[i] = source[step * i] }
+            if step == 1 { row.update(from: source, count: width) } else { for i in 0..<width { row[i] = source[step * i] } }
+            Kernels.materialMaps.clean(row, count: width)
         }
         HeightFieldEngine.heights(prepared.height, input: input, roi: window, seeds: seeds, emit: { rect, format, pixels in
             let n = format.components
             for j in 0..<rect.height { place(rect.y + j, rect.x, rect.width, pixels + n * j * rect.width, n) }
         }, rows: { y, x, width, row, _ in place(y, x, width, row, 1) })
-        Kernels.materialMaps.clean(heights, count: window.count)
         output.fill(chunk, format: .perceptualRGBAFloat) { piece in
             let r = piece.rect
             Kernels.materialMaps.render(prepared.maps, heights: heights + (r.y - window.y) * columns + (r.x - window.x),

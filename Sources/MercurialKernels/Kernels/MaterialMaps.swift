@@ -143,12 +143,16 @@ public enum MaterialMaps {
     @inline(__always)
     static func load16(_ p: UnsafePointer<Float>) -> Lanes { Lanes(lowHalf: vload(p), highHalf: vload(p + 8)) }
 
-    /// Sixteen grey values (or `count` of them, for a row's last group) as opaque RGBA.
+    /// Sixteen opaque pixels (or the first `count`, for a row's last group) from their red, green
+    /// and blue lanes, as RGBA.
     @inline(__always)
-    static func storeGrey(_ v: Lanes, count: Int, into out: UnsafeMutablePointer<Float>) {
-        for l in 0..<count {
-            out[4 * l] = v[l]; out[4 * l + 1] = v[l]; out[4 * l + 2] = v[l]; out[4 * l + 3] = 1
+    static func store(_ r: Lanes, _ g: Lanes, _ b: Lanes, count: Int, into out: UnsafeMutablePointer<Float>) {
+        guard count == 16 else {
+            for l in 0..<count { out[4 * l] = r[l]; out[4 * l + 1] = g[l]; out[4 * l + 2] = b[l]; out[4 * l + 3] = 1 }
+            return
         }
+        mercurial_store_rgb8(out, r.lowHalf, g.lowHalf, b.lowHalf)
+        mercurial_store_rgb8(out + 32, r.highHalf, g.highHalf, b.highHalf)
     }
 
     static func normals(_ p: MaterialMapParameters, heights: UnsafePointer<Float>, columns: Int, width: Int, height: Int,
@@ -164,10 +168,7 @@ public enum MaterialMaps {
                 let n = LitRelief.normals((load16(centre - 1), load16(centre + 1), load16(centre - columns),
                                            load16(centre + columns)), gain: gain)
                 let r = n.0 * half + half, g = n.1 * Lanes(repeating: greenSign) + half, b = n.2 * half + half
-                let o = out + 4 * (j * width + i)
-                for l in 0..<count {
-                    o[4 * l] = r[l]; o[4 * l + 1] = g[l]; o[4 * l + 2] = b[l]; o[4 * l + 3] = 1
-                }
+                store(r, g, b, count: count, into: out + 4 * (j * width + i))
                 i += count
             }
         }
@@ -206,7 +207,7 @@ public enum MaterialMaps {
                         hidden += ldiv(horizon, lsqrt(horizon * horizon + 1))
                     }
                     let ao = lmin(lmax(hidden * keep + 1, Lanes(repeating: 0)), Lanes(repeating: 1))
-                    storeGrey(ao, count: count, into: out + 4 * (j * width + i))
+                    store(ao, ao, ao, count: count, into: out + 4 * (j * width + i))
                     i += count
                 }
             }
@@ -228,7 +229,7 @@ public enum MaterialMaps {
                 let diagonal = (load16(c - down - s) + load16(c - down + s)) + (load16(c + down - s) + load16(c + down + s))
                 let laplacian = axial * Lanes(repeating: 0.5) + diagonal * Lanes(repeating: 0.25) - load16(c) * Lanes(repeating: 3)
                 let v = lmin(lmax(laplacian * gain + Lanes(repeating: 0.5), Lanes(repeating: 0)), Lanes(repeating: 1))
-                storeGrey(v, count: count, into: out + 4 * (j * width + i))
+                store(v, v, v, count: count, into: out + 4 * (j * width + i))
                 i += count
             }
         }

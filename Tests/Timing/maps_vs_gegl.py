@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""Times mercurial:material-maps' maps against gegl:normal-map and the floor (gegl:invert-linear)
+on the same 3840×2160 text layer, through python-gi: a fresh graph each run, the result written
+into a new buffer in the op's own output format (the maps and gegl:normal-map: R'G'B'A float; the
+floor: RGBA float), in turn, medians of RUNS runs over ROUNDS rounds. A benchmark: it asserts
+nothing.
+
+Usage: maps_vs_gegl.py [RUNS [ROUNDS]]   (GEGL_PATH must reach the plug-in and GEGL's own ops)
+"""
+import os
+import statistics
+import sys
+import time
+
+import gi
+
+gi.require_version("Gegl", "0.4")
+from gi.repository import Gegl  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import styles_vs_gegl as shared  # noqa: E402  (the same text layer and fresh graph)
+
+ROWS = [
+    ("floor: gegl:invert-linear", "gegl:invert-linear", {}, "RGBA float"),
+    ("gegl:normal-map", "gegl:normal-map", {}, "R'G'B'A float"),
+    ("lit-relief normal map", "mercurial:lit-relief", {"output": 1}, "R'G'B'A float"),
+    ("material-maps normal (defaults)", "mercurial:material-maps", {}, "R'G'B'A float"),
+    ("material-maps height", "mercurial:material-maps", {"map": 0}, "R'G'B'A float"),
+    ("material-maps ambient occlusion", "mercurial:material-maps", {"map": 3}, "R'G'B'A float"),
+    ("material-maps curvature", "mercurial:material-maps", {"map": 4}, "R'G'B'A float"),
+    ("material-maps normal, tileable", "mercurial:material-maps", {"tileable": True}, "R'G'B'A float"),
+]
+
+
+def timed(layer, op, props, fmt, runs):
+    samples = []
+    for _ in range(runs):
+        g, src, node = shared.graph(layer, op, props)
+        out = Gegl.Buffer.new(fmt, 0, 0, shared.W, shared.H)
+        sink = g.create_child("gegl:write-buffer")
+        sink.set_property("buffer", out)
+        src.link(node)
+        node.link(sink)
+        start = time.monotonic()
+        sink.process()
+        samples.append(time.monotonic() - start)
+    return sorted(samples)[len(samples) // 2]
+
+
+def main():
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    Gegl.init(None)
+    Gegl.config().set_property("threads", 2)
+    if not Gegl.has_operation("mercurial:material-maps"):
+        print(f"GEGL {Gegl.get_version()} has no mercurial:material-maps here")
+        sys.exit(3)
+    layer = shared.text_layer()
+    for _, op, props, fmt in ROWS:  # first use of each op: its class, babl's conversions
+        timed(layer, op, props, fmt, 1)
+    times = {label: [] for label, *_ in ROWS}
+    for _ in range(rounds):
+        for label, op, props, fmt in ROWS:
+            times[label].append(timed(layer, op, props, fmt, runs))
+    maj, mnr, mic = Gegl.get_version()
+    print(f"GEGL {maj}.{mnr}.{mic}, {shared.W}×{shared.H} text layer, 2 threads, "
+          f"{rounds} rounds of {runs} fresh-graph runs (median of the rounds' medians)\n")
+    floor = statistics.median(times[ROWS[0][0]])
+    native = statistics.median(times["gegl:normal-map"])
+    print("| op | seconds | ÷ floor | ÷ gegl:normal-map |")
+    print("|---|---:|---:|---:|")
+    for label, *_ in ROWS:
+        t = statistics.median(times[label])
+        print(f"| {label} | {t:.4f} | {t / floor:.2f} | {t / native:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
