@@ -135,4 +135,31 @@ final class ExamplesTests: PluginTestCase {
         XCTAssertGreaterThan(clear, w * h / 5, "cut out")
         XCTAssertGreaterThan(variety(px, w * h).colours, 50)
     }
+
+    /// The map baker writes the five maps of one sprite (each at the sprite's size, opaque, flat
+    /// ground as each map defines it) and the sheet.
+    func testMaterialMapsExample() throws {
+        let dir = try Plugin.folder("maps")
+        let prefix = dir.appendingPathComponent("sprite").path, sheet = dir.appendingPathComponent("sheet.png").path
+        let script = examples.appendingPathComponent("python/material_maps.py").path
+        let result = Plugin.run("/usr/bin/python3", [script, prefix, "--sheet", sheet], environment: Plugin.geglEnvironment)
+        XCTAssertEqual(result.status, 0, result.output)
+        let flat: [String: [Int]] = ["height": [0, 0, 0], "normal-gl": [128, 128, 255], "normal-dx": [128, 128, 255],
+                                     "ambient-occlusion": [255, 255, 255], "curvature": [128, 128, 128]]
+        for (map, corner) in flat {
+            // The file's own numbers (maps are data, not colours to convert).
+            let g = Graph()
+            let load = g.add("gegl:load", ["path": .string("\(prefix)-\(map).png")])
+            let box = g.boundingBox(load)
+            XCTAssertEqual(box.width, 280, map)
+            XCTAssertEqual(box.height, 140, map)
+            let bytes = g.render(load, format: "R'G'B'A float", components: 4).map { Int(($0 * 255).rounded()) }
+            XCTAssertEqual(Array(bytes[0..<4]), corner + [255], "\(map): flat corner")
+            XCTAssertTrue(stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 }, "\(map): opaque")
+            XCTAssertGreaterThan(Set(stride(from: 0, to: bytes.count, by: 4).map { bytes[$0] }).count, 20, "\(map): relief")
+        }
+        let (w, h, _) = ReadmeTests.load(sheet)
+        XCTAssertEqual(w, 8 + 3 * 288)
+        XCTAssertEqual(h, 8 + 2 * 148)
+    }
 }
