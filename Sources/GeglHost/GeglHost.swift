@@ -304,6 +304,16 @@ public final class Graph {
         return (Int(r.x), Int(r.y), Int(r.width), Int(r.height))
     }
 
+    /// What the node's operation computes (and caches) when `rect` is asked of it (GEGL's
+    /// get_cached_region; `rect` itself for ops without one). The node's graph must be prepared
+    /// (its bounding box asked) first.
+    public func cachedRegion(_ node: Node, x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        var r = GeglRectangle(x: gint(x), y: gint(y), width: gint(width), height: gint(height))
+        guard let op = gegl_node_get_gegl_operation(node.node) else { return (x, y, width, height) }
+        let c = gegl_operation_get_cached_region(op, &r)
+        return (Int(c.x), Int(c.y), Int(c.width), Int(c.height))
+    }
+
     /// Renders `rect` of `node` into an array of floats in `format`.
     public func render(_ node: Node, x: Int, y: Int, width: Int, height: Int, format: String, components: Int) -> [Float] {
         var r = GeglRectangle(x: gint(x), y: gint(y), width: gint(width), height: gint(height))

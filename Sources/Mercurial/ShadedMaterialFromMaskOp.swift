@@ -42,6 +42,12 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         return ShadingEngine.auxRequired(context)
     }
 
+    /// Large sizes: the whole layer at once (see `HeightFieldEngine.cachedRegion`).
+    static let cachedRegion: (@Sendable (OperationContext, Rect) -> Rect)? = { context, roi in
+        HeightFieldEngine.cachedRegion(context.properties.typed(Properties.self).height.parameters,
+                                       bounds: context.sourceBounds("input"), roi: roi)
+    }
+
     // MARK: Process
 
     /// GEGL hands each region over whole; `process` shares it out (see `columns`).

@@ -60,4 +60,34 @@ final class LargeSizePluginTests: PluginTestCase {
             assertSamePixels(part, want, "\(op) \(properties) region")
         }
     }
+
+    /// GEGL keeps what an op with a cached region computes in the node's cache, where a tile the op
+    /// wrote only in part holds garbage beyond that part (a sampler reading a pixel past its request
+    /// got NaN): the region is widened to whole tiles of GEGL's grid, within the op's extent.
+    func testCachedRegionsAreWholeTiles() {
+        Gegl.configure("tile-width", 128)
+        Gegl.configure("tile-height", 64)
+        for (op, p) in [("mercurial:shaded-material-from-mask", ["radius": Value.double(8)]),
+                        ("mercurial:height-field-from-mask", ["radius": .double(8)]),
+                        ("mercurial:height-field-from-mask", ["radius": .double(140)])] {
+            for source in ["layer", "endless"] {
+                let g = Graph()
+                let src = source == "layer" ? g.add("gegl:buffer-source", ["buffer": .buffer(layer())])
+                                            : g.add("gegl:checkerboard", ["x": .int(7), "y": .int(5)])
+                let node = g.add(op, p)
+                g.link(src, node)
+                let extent = g.boundingBox(node)
+                for (x, y, w, h) in [(30, 20, 17, 23), (3, -7, 5, 5), (100, 90, 23, 16)] {
+                    let c = g.cachedRegion(node, x: x, y: y, width: w, height: h)
+                    let what = "\(op) \(p) \(source) (\(x), \(y), \(w)×\(h)) → \(c)"
+                    XCTAssertTrue(c.x <= x && c.y <= y && c.x + c.width >= x + w && c.y + c.height >= y + h, what)
+                    // Each side on the tile grid, or at the op's extent.
+                    XCTAssertTrue(c.x % 128 == 0 || c.x == extent.x, what)
+                    XCTAssertTrue(c.y % 64 == 0 || c.y == extent.y, what)
+                    XCTAssertTrue((c.x + c.width) % 128 == 0 || c.x + c.width == extent.x + extent.width, what)
+                    XCTAssertTrue((c.y + c.height) % 64 == 0 || c.y + c.height == extent.y + extent.height, what)
+                }
+            }
+        }
+    }
 }
