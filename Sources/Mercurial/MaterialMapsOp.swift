@@ -19,14 +19,20 @@ enum MaterialMapsOp: FilterOperation {
         var curvatureScale = 1.0
         var tileable = false
 
+        /// The height field's controls by reference (all but keep-alpha), by name.
+        static func height(_ name: String) -> PropertyDeclaration<Properties> {
+            HeightFieldControls.declarations.first { $0.property.name == name }!.lifted(into: \Properties.height)
+        }
+
         static let declarations: [PropertyDeclaration<Properties>] = [
             .choice(\.map, "map", "Map", "Which map to write."),
+            height("mask"),
+            height("style"),
             .choice(\.technique, "technique", "Technique",
                     "Smooth: a soft rounded rise. Chisel: a straight or rounded chamfer from the exact edge."),
-        ] + HeightFieldControls.declarations.filter { $0.property.name != "keep-alpha" }.map { d in
-            let lifted = d.lifted(into: \Properties.height)
-            return d.property.name == "profile" ? lifted.visible("technique {profile}") : lifted
-        } + [
+            height("profile").visible("technique {profile}"),
+            height("radius"),
+            height("soften"),
             .double(\.depth, "depth", "Depth", range: 1...1000, ui: 1...500, gamma: 1.5, digits: 0,
                     "How tall the relief is, in per cent of its size.").visible("! map {height}"),
             .boolean(\.invert, "invert", "Invert", "The shape sinks in instead of rising."),

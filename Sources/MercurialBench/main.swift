@@ -77,6 +77,7 @@ let groups: [[String]] = [
     ["holographic-hue", "cell-noise"],
     ["lit-relief", "paint"],
     ["liquid-metal", "layer floor", "bevel-emboss"],
+    ["material-maps", "normal-map", "maps floor"],
 ]
 func runsGroup(_ k: Int) -> Bool { (group == "all" || group == String(k)) && groups[k].contains(where: wanted) }
 
@@ -582,6 +583,38 @@ if runsGroup(4) {
                   "  liquid-metal stages 1-3: + foil at 0"] {
         compare(stage, [("layer floor: gegl:invert-linear on the same layer", "")])
     }
+}
+
+// MARK: material-maps, a sprite's game maps
+if runsGroup(5) {
+    // The same text layer as liquid-metal's: black letters on transparency.
+    let maskPixels = mask.pixels(format: "Y float", components: 1)
+    var rgba = [Float](repeating: 0, count: width * height * 4)
+    for i in 0..<(width * height) { rgba[4 * i + 3] = maskPixels[i] }
+    let layer = Buffer(width: width, height: height, format: "RGBA float", pixels: rgba)
+    let floor = "maps floor: gegl:invert-linear on the text layer", native = "gegl:normal-map on the text layer"
+    let maps: [(String, [String: Value])] = [
+        ("normal (defaults)", [:]), ("height", ["map": .string("height")]),
+        ("ambient occlusion", ["map": .string("ambient-occlusion")]), ("curvature", ["map": .string("curvature")]),
+        ("normal, tileable", ["tileable": .bool(true)]),
+    ]
+    let cases = [
+        Case(name: floor, source: layer, build: filter("gegl:invert-linear")),
+        Case(name: native, source: layer, build: filter("gegl:normal-map")),
+        Case(name: "mercurial:lit-relief normal map on the text layer", source: layer,
+             build: filter("mercurial:lit-relief", ["output": .string("normal-map")])),
+    ] + maps.map { label, p in
+        Case(name: "mercurial:material-maps \(label) on the text layer", source: layer, build: filter("mercurial:material-maps", p))
+    }
+    for (k, v) in runCases(cases) { t[k] = v }
+    compare("mercurial:material-maps normal (defaults) on the text layer", [(native, "≤ 0.7"), (floor, "")])
+    compare("mercurial:material-maps normal, tileable on the text layer", [(native, ""), (floor, "")])
+    compare("mercurial:material-maps height on the text layer", [(floor, "")])
+    compare("mercurial:material-maps ambient occlusion on the text layer", [(floor, "≤ 10")])
+    compare("mercurial:material-maps curvature on the text layer", [(floor, "≤ 2")])
+    compare("mercurial:lit-relief normal map on the text layer", [(native, "")])
+    compare(native, [(floor, "")])
+    compare(floor, [])
 }
 
 for r in rows {
