@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Times mercurial:material-maps' maps against gegl:normal-map and the floor (gegl:invert-linear)
 on the same 3840×2160 text layer, through python-gi: a fresh graph each run, the result written
-into a new buffer in the op's own output format (the maps and gegl:normal-map: R'G'B'A float; the
-floor: RGBA float), in turn, medians of RUNS runs over ROUNDS rounds. A benchmark: it asserts
-nothing.
+into a new buffer, in turn, medians of RUNS runs over ROUNDS rounds. Twice: into the op's own
+output format (the maps and gegl:normal-map: R'G'B'A float, so no conversion; the floor: RGBA
+float), and into RGBA float for every op (as the styles benchmark times: babl converts the maps).
+A benchmark: it asserts nothing.
 
 Usage: maps_vs_gegl.py [RUNS [ROUNDS]]   (GEGL_PATH must reach the plug-in and GEGL's own ops)
 """
@@ -58,21 +59,25 @@ def main():
     layer = shared.text_layer()
     for _, op, props, fmt in ROWS:  # first use of each op: its class, babl's conversions
         timed(layer, op, props, fmt, 1)
-    times = {label: [] for label, *_ in ROWS}
+    formats = ("own", "RGBA float")
+    times = {(label, f): [] for label, *_ in ROWS for f in formats}
     for _ in range(rounds):
         for label, op, props, fmt in ROWS:
-            times[label].append(timed(layer, op, props, fmt, runs))
+            for f in formats:
+                times[(label, f)].append(timed(layer, op, props, fmt if f == "own" else f, runs))
     maj, mnr, mic = Gegl.get_version()
     print(f"GEGL {maj}.{mnr}.{mic}, {shared.W}×{shared.H} text layer, 2 threads, "
           f"{rounds} rounds of {runs} fresh-graph runs (median of the rounds' medians)\n")
-    floor = statistics.median(times[ROWS[0][0]])
-    native = statistics.median(times["gegl:normal-map"])
-    print("| op | seconds | ÷ floor | ÷ gegl:normal-map |")
-    print("|---|---:|---:|---:|")
+    print("| op | own format: s | ÷ floor | ÷ gegl:normal-map | RGBA float: s | ÷ floor | ÷ gegl:normal-map |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for label, *_ in ROWS:
-        t = statistics.median(times[label])
-        print(f"| {label} | {t:.4f} | {t / floor:.2f} | {t / native:.2f} |")
-
+        cells = []
+        for f in formats:
+            t = statistics.median(times[(label, f)])
+            floor = statistics.median(times[(ROWS[0][0], f)])
+            native = statistics.median(times[("gegl:normal-map", f)])
+            cells.append(f"{t:.4f} | {t / floor:.2f} | {t / native:.2f}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
 
 if __name__ == "__main__":
     main()
