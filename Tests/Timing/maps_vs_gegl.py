@@ -11,7 +11,6 @@ Usage: maps_vs_gegl.py [RUNS [ROUNDS]]   (GEGL_PATH must reach the plug-in and G
 import os
 import statistics
 import sys
-import time
 
 import gi
 
@@ -19,7 +18,7 @@ gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import styles_vs_gegl as shared  # noqa: E402  (the same text layer and fresh graph)
+import styles_vs_gegl as shared  # noqa: E402  (the same text layer and timing)
 
 ROWS = [
     ("floor: gegl:invert-linear", "gegl:invert-linear", {}, "RGBA float"),
@@ -33,38 +32,19 @@ ROWS = [
 ]
 
 
-def timed(layer, op, props, fmt, runs):
-    samples = []
-    for _ in range(runs):
-        g, src, node = shared.graph(layer, op, props)
-        out = Gegl.Buffer.new(fmt, 0, 0, shared.W, shared.H)
-        sink = g.create_child("gegl:write-buffer")
-        sink.set_property("buffer", out)
-        src.link(node)
-        node.link(sink)
-        start = time.monotonic()
-        sink.process()
-        samples.append(time.monotonic() - start)
-    return sorted(samples)[len(samples) // 2]
-
-
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    Gegl.init(None)
-    Gegl.config().set_property("threads", 2)
-    if not Gegl.has_operation("mercurial:material-maps"):
-        print(f"GEGL {Gegl.get_version()} has no mercurial:material-maps here")
-        sys.exit(3)
+    shared.start(("mercurial:material-maps",))
     layer = shared.text_layer()
     for _, op, props, fmt in ROWS:  # first use of each op: its class, babl's conversions
-        timed(layer, op, props, fmt, 1)
+        shared.timed(layer, op, props, 1, fmt)
     formats = ("own", "RGBA float")
     times = {(label, f): [] for label, *_ in ROWS for f in formats}
     for _ in range(rounds):
         for label, op, props, fmt in ROWS:
             for f in formats:
-                times[(label, f)].append(timed(layer, op, props, fmt if f == "own" else f, runs))
+                times[(label, f)].append(shared.timed(layer, op, props, runs, fmt if f == "own" else f))
     maj, mnr, mic = Gegl.get_version()
     print(f"GEGL {maj}.{mnr}.{mic}, {shared.W}×{shared.H} text layer, 2 threads, "
           f"{rounds} rounds of {runs} fresh-graph runs (median of the rounds' medians)\n")

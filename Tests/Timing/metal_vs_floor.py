@@ -26,11 +26,7 @@ import styles_vs_gegl as shared  # noqa: E402  (the same text layer and the same
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 11
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    Gegl.init(None)
-    Gegl.config().set_property("threads", 2)
-    if not Gegl.has_operation("mercurial:liquid-metal"):
-        print(f"GEGL {Gegl.get_version()} has no mercurial:liquid-metal here")
-        sys.exit(3)
+    shared.start(("mercurial:liquid-metal",))
     layer = shared.text_layer()
     # One untimed run of each first: the first use of an op in a process builds its class, babl's
     # conversions and the plug-in's tables.

@@ -52,12 +52,13 @@ def graph(layer, op, props):
     return g, src, node
 
 
-def timed(layer, op, props, runs=None):
-    """Median seconds of `runs` (default RUNS) fresh-graph runs of `op` on `layer`."""
+def timed(layer, op, props, runs=None, fmt="RGBA float"):
+    """Median seconds of `runs` (default RUNS) fresh-graph runs of `op` on `layer`, each into a new
+    buffer in `fmt`."""
     samples = []
     for _ in range(runs or RUNS):
         g, src, node = graph(layer, op, props)
-        out = Gegl.Buffer.new("RGBA float", 0, 0, W, H)
+        out = Gegl.Buffer.new(fmt, 0, 0, W, H)
         sink = g.create_child("gegl:write-buffer")
         sink.set_property("buffer", out)
         src.link(node)
@@ -68,16 +69,22 @@ def timed(layer, op, props, runs=None):
     return sorted(samples)[len(samples) // 2]
 
 
-def main():
-    # As GIMP does: a GPL-3 host, so GEGL loads its GPL-3 operations (gegl:bevel and gegl:styles
-    # use gegl:emboss, one of them; without it they would time a pass-through in its place).
-    Gegl.config().set_property("application-license", "GPL3")
+def start(ops, gpl3=False):
+    """GEGL with 2 threads; exits (status 3) unless it has every op of `ops`."""
+    if gpl3:
+        Gegl.config().set_property("application-license", "GPL3")
     Gegl.init(None)
     Gegl.config().set_property("threads", 2)
-    for op in ("gegl:bevel", "gegl:styles", "gegl:emboss", "mercurial:liquid-metal"):
+    for op in ops:
         if not Gegl.has_operation(op):
             print(f"GEGL {Gegl.get_version()} has no {op} here")
             sys.exit(3)
+
+
+def main():
+    # As GIMP does: a GPL-3 host, so GEGL loads its GPL-3 operations (gegl:bevel and gegl:styles
+    # use gegl:emboss, one of them; without it they would time a pass-through in its place).
+    start(("gegl:bevel", "gegl:styles", "gegl:emboss", "mercurial:liquid-metal"), gpl3=True)
     layer = text_layer()
     rows = [("gegl:bevel", "gegl:bevel", {}), ("gegl:styles", "gegl:styles", {}),
             ("liquid-metal (default)", "mercurial:liquid-metal", {})]
