@@ -51,21 +51,23 @@ static inline __attribute__((always_inline)) mercurial_float8 mercurial_centres8
     return __builtin_convertvector(x, mercurial_float8) + 0.5f;
 }
 
-// Eight opaque pixels stored as RGBA from their red, green and blue lanes (the maps of
-// mercurial:material-maps): four shuffles per pair of pixels. Swift's per-lane stores were a
-// scalar loop of 32 stores.
+// Eight pixels stored as RGB from their red, green and blue lanes (the normal maps of
+// mercurial:material-maps): three shuffles. Swift's per-lane stores were a scalar loop of 24 stores.
+typedef float mercurial_float16x __attribute__((ext_vector_type(16)));
 static inline __attribute__((always_inline)) void mercurial_store_rgb8(float *out, mercurial_float8 r,
                                                                       mercurial_float8 g, mercurial_float8 b) {
-    const mercurial_float8 one = (mercurial_float8){1, 1, 1, 1, 1, 1, 1, 1};
-    mercurial_float8 rg0 = __builtin_shufflevector(r, g, 0, 8, 1, 9, 2, 10, 3, 11);
-    mercurial_float8 rg1 = __builtin_shufflevector(r, g, 4, 12, 5, 13, 6, 14, 7, 15);
-    mercurial_float8 b0 = __builtin_shufflevector(b, one, 0, 8, 1, 9, 2, 10, 3, 11);
-    mercurial_float8 b1 = __builtin_shufflevector(b, one, 4, 12, 5, 13, 6, 14, 7, 15);
-    mercurial_float8 p[4] = {
-        __builtin_shufflevector(rg0, b0, 0, 1, 8, 9, 2, 3, 10, 11),
-        __builtin_shufflevector(rg0, b0, 4, 5, 12, 13, 6, 7, 14, 15),
-        __builtin_shufflevector(rg1, b1, 0, 1, 8, 9, 2, 3, 10, 11),
-        __builtin_shufflevector(rg1, b1, 4, 5, 12, 13, 6, 7, 14, 15),
+    const mercurial_float8 zero = (mercurial_float8){0, 0, 0, 0, 0, 0, 0, 0};
+    mercurial_float16x rg = __builtin_shufflevector(r, g, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    mercurial_float16x b0 = __builtin_shufflevector(b, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    mercurial_float8 p[3] = {
+        __builtin_shufflevector(rg, b0, 0, 8, 16, 1, 9, 17, 2, 10),
+        __builtin_shufflevector(rg, b0, 18, 3, 11, 19, 4, 12, 20, 5),
+        __builtin_shufflevector(rg, b0, 13, 21, 6, 14, 22, 7, 15, 23),
     };
     __builtin_memcpy(out, p, sizeof p);
+}
+
+// Sixteen floats stored at any alignment, as one store.
+static inline __attribute__((always_inline)) void mercurial_store16(float *out, mercurial_float16 v) {
+    __builtin_memcpy(out, &v, sizeof v);
 }

@@ -86,6 +86,7 @@ public struct PixelFormat: Sendable, Equatable {
     }
     public static let rgbaFloat = PixelFormat("RGBA float", components: 4)
     public static let perceptualRGBAFloat = PixelFormat("R'G'B'A float", components: 4)
+    public static let perceptualRGBFloat = PixelFormat("R'G'B' float", components: 3)
     public static let perceptualYFloat = PixelFormat("Y' float", components: 1)
     public static let yFloat = PixelFormat("Y float", components: 1)
     public static let yaFloat = PixelFormat("YA float", components: 2)

@@ -88,11 +88,16 @@ enum MaterialMapsOp: FilterOperation {
         let period = p.tileable ? bounds.flatMap { $0.isEmpty || $0.isInfinite ? nil : $0 } : nil
         context.setFormat("input", .yaFloat)
         // The maps are data: the numbers themselves into a perceptual format, so that an 8-bit
-        // file holds them · 255 (a flat normal is 128, 128, 255).
-        context.setFormat("output", .perceptualRGBAFloat)
+        // file holds them · 255 (a flat normal is 128, 128, 255); opaque, so without alpha.
+        context.setFormat("output", outputFormat(p.map))
         // Wrapped, the mask has no outside: the coarse levels read through the wrap too.
         return Prepared(height: HeightFieldEngine.prepared(p.heightControls, bounds: period == nil ? bounds : nil),
                         maps: p.parameters, period: period)
+    }
+
+    /// R'G'B' for the normals, Y' for the grey maps.
+    static func outputFormat(_ map: MaterialMap) -> PixelFormat {
+        map == .normalGL || map == .normalDX ? .perceptualRGBFloat : .perceptualYFloat
     }
 
     static func boundingBox(_ context: OperationContext) -> Rect {
@@ -170,7 +175,7 @@ enum MaterialMapsOp: FilterOperation {
             let n = format.components
             for j in 0..<rect.height { place(rect.y + j, rect.x, rect.width, pixels + n * j * rect.width, n) }
         }, rows: { y, x, width, row, _ in place(y, x, width, row, 1) })
-        output.fill(chunk, format: .perceptualRGBAFloat) { piece in
+        output.fill(chunk, format: outputFormat(prepared.maps.map)) { piece in
             let r = piece.rect
             Kernels.materialMaps.render(prepared.maps, heights: heights + (r.y - window.y) * columns + (r.x - window.x),
                                         columns: columns, width: r.width, height: r.height, into: piece.pixels)

@@ -9,11 +9,21 @@ final class MaterialMapsTests: XCTestCase {
         var heights = [Float](repeating: 0, count: ww * wh + 16)
         for r in 0..<wh { for c in 0..<ww { heights[r * ww + c] = height(c - halo, r - halo) } }
         heights.withUnsafeMutableBufferPointer { MaterialMaps.clean($0.baseAddress!, count: ww * wh) }
-        var out = [Float](repeating: .nan, count: w * h * 4)
+        var out = [Float](repeating: .nan, count: w * h * p.components)
         heights.withUnsafeBufferPointer { hs in
             MaterialMaps.render(p, heights: hs.baseAddress! + halo * ww + halo, columns: ww, width: w, height: h, into: &out)
         }
-        return out
+        return rgba(out, p)
+    }
+
+    /// The kernel's pixels (R'G'B' for normals, one grey value for the others) as opaque RGBA.
+    func rgba(_ out: [Float], _ p: MaterialMapParameters) -> [Float] {
+        var pixels: [Float] = []
+        for i in stride(from: 0, to: out.count, by: p.components) {
+            let rgb: [Float] = p.components == 3 ? [out[i], out[i + 1], out[i + 2]] : [out[i], out[i], out[i]]
+            pixels += rgb + [1]
+        }
+        return pixels
     }
 
     func pixel(_ out: [Float], _ x: Int, _ y: Int, w: Int = 40) -> SIMD4<Float> {
@@ -134,11 +144,12 @@ final class MaterialMapsTests: XCTestCase {
             var heights = [Float](repeating: 0, count: ww * ww + 16)
             for r in 0..<ww { for c in 0..<ww { heights[r * ww + c] = dome(c - halo, r - halo) } }
             heights.withUnsafeMutableBufferPointer { MaterialMaps.clean($0.baseAddress!, count: ww * ww) }
-            var part = [Float](repeating: .nan, count: 13 * 7 * 4)
+            var raw = [Float](repeating: .nan, count: 13 * 7 * p.components)
             heights.withUnsafeBufferPointer { hs in
                 MaterialMaps.render(p, heights: hs.baseAddress! + (halo + 5) * ww + halo + 3, columns: ww, width: 13, height: 7,
-                                    into: &part)
+                                    into: &raw)
             }
+            let part = rgba(raw, p)
             for j in 0..<7 {
                 for i in 0..<13 {
                     XCTAssertEqual(pixel(part, i, j, w: 13), pixel(whole, 3 + i, 5 + j), "\(map)")

@@ -29,6 +29,10 @@ final class KernelBuildsTests: PluginTestCase {
              "style=outer-bevel", "radius=7", "soften=1.5"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:liquid-metal", "style=pillow-emboss",
              "technique=chisel-soft", "radius=6", "gloss-contour=ring", "custom-light=true", "light-angle=45"],
+            ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=normal-dx", "strength=1.7"],
+            ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=ambient-occlusion",
+             "occlusion-radius=11", "style=emboss"],
+            ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=curvature", "tileable=true"],
         ]
         for (n, ops) in graphs.enumerated() {
             let a = dir.appendingPathComponent("a\(n).exr").path, b = dir.appendingPathComponent("b\(n).exr").path

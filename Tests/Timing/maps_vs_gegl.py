@@ -2,8 +2,8 @@
 """Times mercurial:material-maps' maps against gegl:normal-map and the floor (gegl:invert-linear)
 on the same 3840×2160 text layer, through python-gi: a fresh graph each run, the result written
 into a new buffer, in turn, medians of RUNS runs over ROUNDS rounds. Twice: into the op's own
-output format (the maps and gegl:normal-map: R'G'B'A float, so no conversion; the floor: RGBA
-float), and into RGBA float for every op (as the styles benchmark times: babl converts the maps).
+output format, so that nothing is converted (gegl:normal-map: R'G'B'A float; the normal maps:
+R'G'B' float; the grey maps: Y' float; the floor: RGBA float), and into RGBA float for every op (as the styles benchmark times: babl converts the maps).
 A benchmark: it asserts nothing.
 
 Usage: maps_vs_gegl.py [RUNS [ROUNDS]]   (GEGL_PATH must reach the plug-in and GEGL's own ops)
@@ -24,11 +24,11 @@ ROWS = [
     ("floor: gegl:invert-linear", "gegl:invert-linear", {}, "RGBA float"),
     ("gegl:normal-map", "gegl:normal-map", {}, "R'G'B'A float"),
     ("lit-relief normal map", "mercurial:lit-relief", {"output": 1}, "R'G'B'A float"),
-    ("material-maps normal (defaults)", "mercurial:material-maps", {}, "R'G'B'A float"),
-    ("material-maps height", "mercurial:material-maps", {"map": 0}, "R'G'B'A float"),
-    ("material-maps ambient occlusion", "mercurial:material-maps", {"map": 3}, "R'G'B'A float"),
-    ("material-maps curvature", "mercurial:material-maps", {"map": 4}, "R'G'B'A float"),
-    ("material-maps normal, tileable", "mercurial:material-maps", {"tileable": True}, "R'G'B'A float"),
+    ("material-maps normal (defaults)", "mercurial:material-maps", {}, "R'G'B' float"),
+    ("material-maps height", "mercurial:material-maps", {"map": 0}, "Y' float"),
+    ("material-maps ambient occlusion", "mercurial:material-maps", {"map": 3}, "Y' float"),
+    ("material-maps curvature", "mercurial:material-maps", {"map": 4}, "Y' float"),
+    ("material-maps normal, tileable", "mercurial:material-maps", {"tileable": True}, "R'G'B' float"),
 ]
 
 

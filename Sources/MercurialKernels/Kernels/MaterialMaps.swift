@@ -50,6 +50,9 @@ public struct MaterialMapParameters: Sendable, Equatable {
         self.curvatureScale = min(max(finite(curvatureScale, 0), -1e3), 1e3)
     }
 
+    /// Floats per output pixel: R'G'B' for the normals, one grey value for the others.
+    public var components: Int { map == .normalGL || map == .normalDX ? 3 : 1 }
+
     /// Pixels of height around an output pixel that its value depends on.
     public var halo: Int {
         switch map {
@@ -103,7 +106,8 @@ public protocol MaterialMapsKernel {
 //   open flat ground.
 // Curvature: an isotropic Laplacian at step s = radius, ∇²z ≈ (½ Σ axial + ¼ Σ diagonal − 3 z)/s²,
 //   and C = clamp(0.5 − ½ · scale · s · ∇²z, 0, 1): above 0.5 on ridges, below in hollows.
-// Every map is opaque. Each pixel is computed from its own neighbours with the same operations in
+// Normals are written as R'G'B', the other maps as one grey value Y' (no alpha: every map is
+// opaque, and the narrower pixels halve to quarter what is written). Each pixel is computed from its own neighbours with the same operations in
 // the same order whatever block it falls in, so tiles and threads give the same bits.
 
 public enum MaterialMaps {
@@ -115,7 +119,8 @@ public enum MaterialMaps {
         }
     }
 
-    /// width × height pixels of the map into `out` (rows of RGBA), from the cleaned heights:
+    /// width × height pixels of the map into `out` (rows of `p.components` floats a pixel), from the
+    /// cleaned heights:
     /// `heights` points at the first pixel's, in rows of `columns`, with the map's halo around
     /// (and 16 floats to spare after the last row).
     public static func render(_ p: MaterialMapParameters, heights: UnsafePointer<Float>, columns: Int, width: Int, height: Int,
@@ -125,9 +130,8 @@ public enum MaterialMaps {
             let flip = p.invert
             for j in 0..<height {
                 for i in 0..<width {
-                    let h = heights[j * columns + i], v = flip ? 1 - h : h
-                    let o = 4 * (j * width + i)
-                    out[o] = v; out[o + 1] = v; out[o + 2] = v; out[o + 3] = 1
+                    let h = heights[j * columns + i]
+                    out[j * width + i] = flip ? 1 - h : h
                 }
             }
         case .normalGL, .normalDX:
@@ -143,16 +147,26 @@ public enum MaterialMaps {
     @inline(__always)
     static func load16(_ p: UnsafePointer<Float>) -> Lanes { Lanes(lowHalf: vload(p), highHalf: vload(p + 8)) }
 
-    /// Sixteen opaque pixels (or the first `count`, for a row's last group) from their red, green
-    /// and blue lanes, as RGBA.
+    /// Sixteen pixels (or the first `count`, for a row's last group) from their red, green and
+    /// blue lanes, as RGB.
     @inline(__always)
     static func store(_ r: Lanes, _ g: Lanes, _ b: Lanes, count: Int, into out: UnsafeMutablePointer<Float>) {
         guard count == 16 else {
-            for l in 0..<count { out[4 * l] = r[l]; out[4 * l + 1] = g[l]; out[4 * l + 2] = b[l]; out[4 * l + 3] = 1 }
+            for l in 0..<count { out[3 * l] = r[l]; out[3 * l + 1] = g[l]; out[3 * l + 2] = b[l] }
             return
         }
         mercurial_store_rgb8(out, r.lowHalf, g.lowHalf, b.lowHalf)
-        mercurial_store_rgb8(out + 32, r.highHalf, g.highHalf, b.highHalf)
+        mercurial_store_rgb8(out + 24, r.highHalf, g.highHalf, b.highHalf)
+    }
+
+    /// Sixteen grey values (or the first `count`).
+    @inline(__always)
+    static func store(_ v: Lanes, count: Int, into out: UnsafeMutablePointer<Float>) {
+        guard count == 16 else {
+            for l in 0..<count { out[l] = v[l] }
+            return
+        }
+        mercurial_store16(out, v)
     }
 
     static func normals(_ p: MaterialMapParameters, heights: UnsafePointer<Float>, columns: Int, width: Int, height: Int,
@@ -168,7 +182,7 @@ public enum MaterialMaps {
                 let n = LitRelief.normals((load16(centre - 1), load16(centre + 1), load16(centre - columns),
                                            load16(centre + columns)), gain: gain)
                 let r = n.0 * half + half, g = n.1 * Lanes(repeating: greenSign) + half, b = n.2 * half + half
-                store(r, g, b, count: count, into: out + 4 * (j * width + i))
+                store(r, g, b, count: count, into: out + 3 * (j * width + i))
                 i += count
             }
         }
@@ -207,7 +221,7 @@ public enum MaterialMaps {
                         hidden += ldiv(horizon, lsqrt(horizon * horizon + 1))
                     }
                     let ao = lmin(lmax(hidden * keep + 1, Lanes(repeating: 0)), Lanes(repeating: 1))
-                    store(ao, ao, ao, count: count, into: out + 4 * (j * width + i))
+                    store(ao, count: count, into: out + j * width + i)
                     i += count
                 }
             }
@@ -229,7 +243,7 @@ public enum MaterialMaps {
                 let diagonal = (load16(c - down - s) + load16(c - down + s)) + (load16(c + down - s) + load16(c + down + s))
                 let laplacian = axial * Lanes(repeating: 0.5) + diagonal * Lanes(repeating: 0.25) - load16(c) * Lanes(repeating: 3)
                 let v = lmin(lmax(laplacian * gain + Lanes(repeating: 0.5), Lanes(repeating: 0)), Lanes(repeating: 1))
-                store(v, v, v, count: count, into: out + 4 * (j * width + i))
+                store(v, count: count, into: out + j * width + i)
                 i += count
             }
         }
