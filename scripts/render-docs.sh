@@ -30,7 +30,7 @@ for f in examples/*.xml; do
 done
 
 /usr/bin/python3 examples/python/liquid_metal.py docs/python-liquid-metal.png "Hg 80"
-/usr/bin/python3 examples/python/material_maps.py "$stage/sprite" --sheet docs/material-maps.png | grep -v '^wrote /'
+/usr/bin/python3 examples/python/material_maps.py "$stage/sprite" --sheet docs/material-maps.png >/dev/null
 echo "rendered docs/material-maps.png"
 /usr/bin/python3 scripts/bevel-sheet.py docs/bevel-styles.png
 echo "rendered docs/bevel-styles.png"
