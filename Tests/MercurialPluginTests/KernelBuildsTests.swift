@@ -29,10 +29,14 @@ final class KernelBuildsTests: PluginTestCase {
              "style=outer-bevel", "radius=7", "soften=1.5"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:liquid-metal", "style=pillow-emboss",
              "technique=chisel-soft", "radius=6", "gloss-contour=ring", "custom-light=true", "light-angle=45"],
-            ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=normal-dx", "strength=1.7"],
+            // The maps' numbers relabelled as linear (gegl:cast-format), so that the file holds them
+            // as written, with no conversion for babl to choose a path for.
+            ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=normal-dx", "strength=1.7",
+             "gegl:cast-format", "input-format=R'G'B' float", "output-format=RGB float"],
             ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=ambient-occlusion",
-             "occlusion-radius=11", "style=emboss"],
-            ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=curvature", "tileable=true"],
+             "occlusion-radius=11", "style=emboss", "gegl:cast-format", "input-format=Y' float", "output-format=Y float"],
+            ["gegl:text", "string=Hg", "size=90", "color=black", "mercurial:material-maps", "map=curvature", "tileable=true",
+             "gegl:cast-format", "input-format=Y' float", "output-format=Y float"],
         ]
         for (n, ops) in graphs.enumerated() {
             let a = dir.appendingPathComponent("a\(n).exr").path, b = dir.appendingPathComponent("b\(n).exr").path

@@ -23,8 +23,20 @@ final class MaterialMapsPluginTests: PluginTestCase {
         let node = g.add("mercurial:material-maps", properties)
         g.link(src, node)
         let e = buffer.extent, r = region ?? (e.x, e.y, e.width, e.height)
-        return render(g, node, x: r.x, y: r.y, width: r.width, height: r.height, format: "R'G'B'A float", components: 4,
-                      threads: threads, tile: tile)
+        // In the op's own format (no conversion: babl may pick another path on another machine),
+        // then as opaque RGBA.
+        var map = "normal-gl"
+        if case let .string(m)? = properties["map"] { map = m }
+        let components = map.hasPrefix("normal") ? 3 : 1
+        let raw = render(g, node, x: r.x, y: r.y, width: r.width, height: r.height,
+                         format: components == 3 ? "R'G'B' float" : "Y' float", components: components, threads: threads, tile: tile)
+        var rgba: [Float] = []
+        rgba.reserveCapacity(raw.count / components * 4)
+        for i in stride(from: 0, to: raw.count, by: components) {
+            let rgb: [Float] = components == 3 ? [raw[i], raw[i + 1], raw[i + 2]] : [raw[i], raw[i], raw[i]]
+            rgba += rgb + [1]
+        }
+        return rgba
     }
 
     /// A disc of radius 30 around (50, 50) in a 100 × 100 layer.
