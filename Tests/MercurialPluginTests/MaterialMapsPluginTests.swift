@@ -111,6 +111,36 @@ final class MaterialMapsPluginTests: PluginTestCase {
         }
     }
 
+    /// The same with coarse levels (size 40): a 7 × 7 tiling is wider than the bevel's reach.
+    func testTileableMapsWithCoarseLevels() {
+        let n = 96
+        func texture(_ x: Double, _ y: Double) -> Double {
+            // Discs on the lattice, one cut by the corner: seamless.
+            var a = 0.0
+            for (cx, cy) in [(0.0, 0.0), (60.0, 40.0)] {
+                for kx in -1...1 {
+                    for ky in -1...1 {
+                        let dx = x - cx - Double(kx * n), dy = y - cy - Double(ky * n)
+                        a = max(a, min(max(20.5 - (dx * dx + dy * dy).squareRoot(), 0), 1))
+                    }
+                }
+            }
+            return a
+        }
+        let single = layer(n, n) { texture($0, $1) }
+        let tiled = layer(7 * n, 7 * n, x0: -3 * n, y0: -3 * n) { x, y in
+            texture(x.truncatingRemainder(dividingBy: Double(n)), y.truncatingRemainder(dividingBy: Double(n)))
+        }
+        for map in ["height", "normal-gl"] {
+            let p: [String: Value] = ["map": .string(map), "radius": .double(40)]
+            var wrapped = p
+            wrapped["tileable"] = .bool(true)
+            let got = maps(of: single, wrapped), want = maps(of: tiled, p, region: (0, 0, n, n))
+            let largest = zip(got, want).map { abs($0 - $1) }.max() ?? .infinity
+            XCTAssertLessThanOrEqual(largest, 1e-5, "\(map): tileable at size 40 against the middle of the tiling")
+        }
+    }
+
     func testThreadsTilesAndRegionsGiveTheSameBits() {
         let shape = layer(90, 70, x0: -4, y0: 9) { x, y in
             let d = ((x - 30) * (x - 30) + (y - 35) * (y - 35)).squareRoot()
