@@ -74,20 +74,16 @@ private let requiredForOutputCallback: @convention(c) (OperationPointer?, Unsafe
 private let cachedRegionCallback: @convention(c) (OperationPointer?, UnsafePointer<GeglRectangle>?) -> GeglRectangle = {
     op, roi in
     guard let op, let cached = registration(of: raw(op)).cachedRegion else { return roi?.pointee ?? GeglRectangle() }
-    let asked = roiRect(roi), region = cached(context(op), asked)
+    let region = cached(context(op), roiRect(roi))
     guard !region.isEmpty, !region.isInfinite, let config = gegl_config() else { return region.gegl }
     // Why the raw pointer: gegl_config returns GEGL's own GeglConfig object, not ours to free.
     let tileWidth = max(1, intGObjectProperty(UnsafeMutableRawPointer(config), "tile-width"))
     let tileHeight = max(1, intGObjectProperty(UnsafeMutableRawPointer(config), "tile-height"))
-    func down(_ v: Int, _ step: Int) -> Int { v >= 0 ? v / step * step : -((-v + step - 1) / step) * step }
-    let x0 = down(region.x, tileWidth), y0 = down(region.y, tileHeight)
-    var tiles = Rect(x: x0, y: y0, width: down(region.maxX - 1, tileWidth) + tileWidth - x0,
-                     height: down(region.maxY - 1, tileHeight) + tileHeight - y0)
+    var tiles = region.aligned(toCells: tileWidth, tileHeight)
     // Beyond the op's extent GEGL reads the cache's abyss (0): no need to compute it.
     let extent = Rect(gegl_operation_get_bounding_box(op))
     if !extent.isEmpty { tiles = tiles.intersection(extent) }
-    let x = min(tiles.x, region.x), y = min(tiles.y, region.y)
-    return Rect(x: x, y: y, width: max(tiles.maxX, region.maxX) - x, height: max(tiles.maxY, region.maxY) - y).gegl
+    return tiles.union(region).gegl
 }
 
 /// What a change on a pad makes stale. A change of the aux image (read whole) touches every output

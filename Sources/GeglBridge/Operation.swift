@@ -41,6 +41,23 @@ public struct Rect: Equatable, Sendable, CustomStringConvertible {
         return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .empty
     }
 
+    /// The smallest rectangle holding both (an empty one adds nothing).
+    public func union(_ o: Rect) -> Rect {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        let x0 = min(x, o.x), y0 = min(y, o.y)
+        return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+    }
+
+    /// The smallest rectangle of whole cells of a grid of `cellWidth` × `cellHeight` from the
+    /// origin that holds this one.
+    public func aligned(toCells cellWidth: Int, _ cellHeight: Int) -> Rect {
+        func down(_ v: Int, _ step: Int) -> Int { v >= 0 ? v / step * step : -((-v + step - 1) / step) * step }
+        let x0 = down(x, cellWidth), y0 = down(y, cellHeight)
+        return Rect(x: x0, y: y0, width: down(maxX - 1, cellWidth) + cellWidth - x0,
+                    height: down(maxY - 1, cellHeight) + cellHeight - y0)
+    }
+
     public var description: String { "(\(x), \(y), \(width)×\(height))" }
 }
 

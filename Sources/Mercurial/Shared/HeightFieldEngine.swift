@@ -90,16 +90,9 @@ enum HeightFieldEngine {
     static func cachedRegion(_ p: HeightFieldParameters, bounds: Rect?, roi: Rect) -> Rect {
         guard !p.coarseLevels.isEmpty, let bounds, !bounds.isEmpty, !bounds.isInfinite, !roi.isEmpty, !roi.isInfinite
         else { return roi }
-        var area = bounds
-        if bounds.count > wholeCachePixels {
-            func down(_ v: Int) -> Int { v >= 0 ? v / cacheTile * cacheTile : -((-v + cacheTile - 1) / cacheTile) * cacheTile }
-            let x0 = down(roi.x), y0 = down(roi.y)
-            area = Rect(x: x0, y: y0, width: down(roi.maxX - 1) + cacheTile - x0,
-                        height: down(roi.maxY - 1) + cacheTile - y0).intersection(bounds)
-        }
+        let area = bounds.count > wholeCachePixels ? roi.aligned(toCells: cacheTile, cacheTile).intersection(bounds) : bounds
         // Never less than asked (the part of roi outside the input is 0 either way).
-        let x0 = min(area.x, roi.x), y0 = min(area.y, roi.y)
-        return Rect(x: x0, y: y0, width: max(area.maxX, roi.maxX) - x0, height: max(area.maxY, roi.maxY) - y0)
+        return area.union(roi)
     }
 
     /// The blocks `heights` cuts a region of `roiHeight` rows into, at most this wide and tall.
