@@ -32,49 +32,26 @@ enum DistanceBevel {
     /// subscripts, with their checks and copy-on-write tests, were a fifth of the time.)
     static func sides(mask: Plane, radius: Float, profile: BevelProfile, halo: Int,
                       inside: Bool, outside: Bool) -> (inner: Plane, outer: Plane) {
-        let w = mask.width, h = mask.height
-        // Crossing parameters on the segment to the right (tx) and below (ty): t in [0, 1] from this
-        // pixel's centre, or -1 for no crossing.
-        var tx = [Float](repeating: -1, count: w * h), ty = [Float](repeating: -1, count: w * h)
+        let w = mask.width, h = mask.height, ow = w - 2 * halo
         var inner = Plane(width: w - 2 * halo, height: h - 2 * halo)
         var outer = Plane(width: outside ? w - 2 * halo : 0, height: outside ? h - 2 * halo : 0)
+        let limit = radius + 1 // beyond, d > R: the top of the bevel
         mask.pixels.withUnsafeBufferPointer { mb in
-            tx.withUnsafeMutableBufferPointer { txb in
-                ty.withUnsafeMutableBufferPointer { tyb in
-                    do {
-                        let m = mb.baseAddress!, tx = txb.baseAddress!, ty = tyb.baseAddress!
-                        for y in 0..<h {
-                            for x in 0..<w {
+            let m = mb.baseAddress!
+            let squared = crossingDistances(m, width: w, height: h, reach: Int(limit.rounded(.up)))
+            inner.pixels.withUnsafeMutableBufferPointer { ib in
+                outer.pixels.withUnsafeMutableBufferPointer { ob in
+                    squared.withUnsafeBufferPointer { sq in
+                        for y in halo..<(h - halo) {
+                            for x in halo..<(w - halo) {
                                 let i = y * w + x
-                                let a = m[i]
-                                if x + 1 < w, (a >= 0.5) != (m[i + 1] >= 0.5) {
-                                    tx[i] = (a - 0.5) / (a - m[i + 1])
-                                }
-                                if y + 1 < h, (a >= 0.5) != (m[i + w] >= 0.5) {
-                                    ty[i] = (a - 0.5) / (a - m[i + w])
-                                }
-                            }
-                        }
-                        let limit = radius + 1 // beyond, d > R: the top of the bevel
-                        let squared = crossingDistances(tx: UnsafePointer(tx), ty: UnsafePointer(ty), width: w, height: h,
-                                                        reach: Int(limit.rounded(.up)))
-                        let ow = w - 2 * halo
-                        inner.pixels.withUnsafeMutableBufferPointer { ib in
-                            outer.pixels.withUnsafeMutableBufferPointer { ob in
-                                squared.withUnsafeBufferPointer { sq in
-                                    for y in halo..<(h - halo) {
-                                        for x in halo..<(w - halo) {
-                                            let i = y * w + x
-                                            let isInside = m[i] >= 0.5
-                                            guard isInside ? inside : outside else { continue }
-                                            var height: Float = 1
-                                            let d2 = sq[i]
-                                            if d2 <= limit * limit { height = shape(min(d2.squareRoot() / radius, 1), profile) }
-                                            let o = (y - halo) * ow + (x - halo)
-                                            if isInside { ib[o] = height } else { ob[o] = height }
-                                        }
-                                    }
-                                }
+                                let isInside = m[i] >= 0.5
+                                guard isInside ? inside : outside else { continue }
+                                var height: Float = 1
+                                let d2 = sq[i]
+                                if d2 <= limit * limit { height = shape(min(d2.squareRoot() / radius, 1), profile) }
+                                let o = (y - halo) * ow + (x - halo)
+                                if isInside { ib[o] = height } else { ob[o] = height }
                             }
                         }
                     }
@@ -82,6 +59,23 @@ enum DistanceBevel {
             }
         }
         return (inner, outer)
+    }
+
+    /// For every pixel, where the edge crosses the segment to its right neighbour (or the one below):
+    /// t in [0, 1] from this pixel's centre, or -1 for no crossing (and on the last column or row).
+    static func crossings(_ m: UnsafePointer<Float>, width w: Int, height h: Int, right: Bool, into t: UnsafeMutablePointer<Float>) {
+        let next = right ? 1 : w
+        for y in 0..<h {
+            let row = y * w
+            // The pixels of this row with a neighbour that way: all but the last (right), or all
+            // but on the last row (below).
+            let pairs = right ? w - 1 : (y + 1 < h ? w : 0)
+            for x in 0..<pairs {
+                let a = m[row + x], b = m[row + x + next]
+                t[row + x] = (a >= 0.5) != (b >= 0.5) ? (a - 0.5) / (a - b) : -1
+            }
+            for x in pairs..<w { t[row + x] = -1 }
+        }
     }
 
     @inline(__always)
@@ -96,90 +90,160 @@ enum DistanceBevel {
 
     @inline(__always) static func sq(_ v: Float) -> Float { v * v }
 
-    /// Squared Euclidean distance from every pixel centre to the nearest crossing: exact where it is
-    /// at most `reach`² (all the bevel asks), and some value above `reach`² (∞ if none) elsewhere.
-    static func crossingDistances(tx: UnsafePointer<Float>, ty: UnsafePointer<Float>, width w: Int, height h: Int,
-                                  reach: Int) -> [Float] {
+    /// Squared Euclidean distance from every pixel centre of mask `m` to the nearest crossing: exact
+    /// where it is at most `reach`² (all the bevel asks), and some value above `reach`² (∞ if none)
+    /// elsewhere. Every pass reads and writes whole rows: a column's work is done on rows of all
+    /// columns at once, or on a few columns copied out side by side (strided walks down single
+    /// columns were most of the time).
+    static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int) -> [Float] {
         var out = [Float](repeating: infinity, count: w * h)
+        // The crossings of one direction, then their distances along the lines (one plane each,
+        // used for both directions in turn).
+        let t = UnsafeMutablePointer<Float>.allocate(capacity: w * h), f = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        let scratch = EnvelopeScratch(length: max(w, h))
+        defer { t.deallocate(); f.deallocate(); scratch.deallocate() }
         out.withUnsafeMutableBufferPointer { o in
             // Horizontal segments: along rows, then the envelope down each column.
-            let along = alongLines(tx, count: h, length: w, stride: w, step: 1, reach: reach)
-            envelope(along, lines: w, length: h, lineStride: 1, step: w, into: o.baseAddress!)
-            // Vertical segments: along columns, then the envelope across each row.
-            let down = alongLines(ty, count: w, length: h, stride: 1, step: w, reach: reach)
-            envelope(down, lines: h, length: w, lineStride: w, step: 1, into: o.baseAddress!)
+            crossings(m, width: w, height: h, right: true, into: t)
+            alongRows(t, width: w, height: h, reach: reach, into: f)
+            envelopeDownColumns(f, width: w, height: h, scratch: scratch, into: o.baseAddress!)
+            // Vertical segments: down columns, then the envelope along each row.
+            crossings(m, width: w, height: h, right: false, into: t)
+            alongColumns(t, width: w, height: h, reach: reach, into: f)
+            for y in 0..<h { envelope(f + y * w, length: w, scratch: scratch, into: o.baseAddress! + y * w) }
         }
         return out
     }
 
-    /// For each of `count` lines (line i starts at i·stride, its points `step` apart): per point,
-    /// the squared distance to the line's nearest crossing (crossing at position p + t[p], t ≥ 0),
-    /// ∞ beyond `reach`. Laid out as the input.
-    static func alongLines(_ t: UnsafePointer<Float>, count: Int, length: Int, stride: Int, step: Int, reach: Int) -> [Float] {
-        var f = [Float](repeating: .infinity, count: count * length)
-        f.withUnsafeMutableBufferPointer { fb in
-            let f = fb.baseAddress!
-            for line in 0..<count {
-                let base = line * stride
-                // The crossing on segment p → p + 1 lies at p + t[p]. Left to right: the last crossing
-                // at or before each point (segment p − 1's, or p's own at t = 0); then right to left:
-                // the first at or after it (segment p's).
-                var last = -Double.infinity
-                for p in 0..<length {
-                    if p > 0, t[base + (p - 1) * step] >= 0 { last = Double(p - 1) + Double(t[base + (p - 1) * step]) }
-                    if t[base + p * step] == 0 { last = Double(p) }
-                    let d = Double(p) - last
-                    if d <= Double(reach) { f[base + p * step] = Float(d * d) }
-                }
-                var next = Double.infinity
-                for p in Swift.stride(from: length - 1, through: 0, by: -1) {
-                    let v = t[base + p * step]
-                    if v >= 0 { next = Double(p) + Double(v) }
-                    let d = next - Double(p)
-                    if d <= Double(reach) { f[base + p * step] = min(f[base + p * step], Float(d * d)) }
-                }
+    /// Per point of each row: the squared distance to the row's nearest crossing (the crossing on
+    /// segment p → p + 1 lies at p + t[p], t ≥ 0), ∞ beyond `reach`.
+    static func alongRows(_ t: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, into f: UnsafeMutablePointer<Float>) {
+        f.initialize(repeating: .infinity, count: w * h)
+        for y in 0..<h {
+            let t = t + y * w, f = f + y * w
+            // Left to right: the last crossing at or before each point (segment p − 1's, or p's own
+            // at t = 0); then right to left: the first at or after it (segment p's).
+            var last = -Double.infinity
+            for p in 0..<w {
+                if p > 0, t[p - 1] >= 0 { last = Double(p - 1) + Double(t[p - 1]) }
+                if t[p] == 0 { last = Double(p) }
+                let d = Double(p) - last
+                if d <= Double(reach) { f[p] = Float(d * d) }
+            }
+            var next = Double.infinity
+            for p in stride(from: w - 1, through: 0, by: -1) {
+                if t[p] >= 0 { next = Double(p) + Double(t[p]) }
+                let d = next - Double(p)
+                if d <= Double(reach) { f[p] = min(f[p], Float(d * d)) }
             }
         }
-        return f
     }
 
-    /// For each of `lines` lines (line i starts at i·lineStride, its points `step` apart): the
-    /// lower envelope of the parabolas (p − q)² + f(q), min'd into `into`.
-    static func envelope(_ f: [Float], lines: Int, length n: Int, lineStride: Int, step: Int, into out: UnsafeMutablePointer<Float>) {
-        var v = [Int](repeating: 0, count: n), z = [Double](repeating: 0, count: n + 1), g = [Double](repeating: 0, count: n)
-        f.withUnsafeBufferPointer { fb in
-            for line in 0..<lines {
-                let base = line * lineStride
-                var k = -1
-                for q in 0..<n {
-                    let fq = Double(fb[base + q * step])
-                    g[q] = fq
-                    guard fq < .infinity else { continue }
-                    if k < 0 {
-                        k = 0; v[0] = q; z[0] = -.infinity; z[1] = .infinity
-                        continue
-                    }
-                    var s: Double
-                    repeat {
-                        let p = v[k]
-                        s = ((fq + Double(q * q)) - (g[p] + Double(p * p))) / Double(2 * (q - p))
-                        if s <= z[k] { k -= 1 } else { break }
-                    } while k >= 0
-                    k += 1
-                    v[k] = q
-                    z[k] = s
-                    z[k + 1] = .infinity
-                }
-                guard k >= 0 else { continue }
-                var j = 0
-                for p in 0..<n {
-                    while z[j + 1] < Double(p) { j += 1 }
-                    let dp = Double(p - v[j])
-                    let value = Float(dp * dp + g[v[j]])
-                    let o = base + p * step
-                    out[o] = min(out[o], value)
-                }
+    /// `alongRows` down the columns (the crossing on segment p → p + 1 of a column at p + t[p]),
+    /// every column at once: a row of each column's last (then next) crossing goes down (then up)
+    /// the rows, with the arithmetic of `alongRows`.
+    static func alongColumns(_ t: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, into f: UnsafeMutablePointer<Float>) {
+        f.initialize(repeating: .infinity, count: w * h)
+        let crossing = UnsafeMutablePointer<Double>.allocate(capacity: w)
+        defer { crossing.deallocate() }
+        crossing.initialize(repeating: -.infinity, count: w)
+        for p in 0..<h {
+            let row = t + p * w, above = t + (p - 1) * w, out = f + p * w
+            for x in 0..<w {
+                if p > 0, above[x] >= 0 { crossing[x] = Double(p - 1) + Double(above[x]) }
+                if row[x] == 0 { crossing[x] = Double(p) }
+                let d = Double(p) - crossing[x]
+                if d <= Double(reach) { out[x] = Float(d * d) }
             }
         }
+        crossing.update(repeating: .infinity, count: w)
+        for p in stride(from: h - 1, through: 0, by: -1) {
+            let row = t + p * w, out = f + p * w
+            for x in 0..<w {
+                if row[x] >= 0 { crossing[x] = Double(p) + Double(row[x]) }
+                let d = crossing[x] - Double(p)
+                if d <= Double(reach) { out[x] = min(out[x], Float(d * d)) }
+            }
+        }
+    }
+
+    /// Room for one line's lower envelope, and for `columns` columns copied out side by side:
+    /// lines `lineStride` floats apart, a cache line more than their length, so that the columns
+    /// of one row land in different cache sets.
+    struct EnvelopeScratch {
+        static let columns = 16
+        let v: UnsafeMutablePointer<Int>, z: UnsafeMutablePointer<Double>, g: UnsafeMutablePointer<Double>
+        let lines: UnsafeMutablePointer<Float>, results: UnsafeMutablePointer<Float>
+        let lineStride: Int
+        init(length n: Int) {
+            v = .allocate(capacity: n)
+            z = .allocate(capacity: n + 1)
+            g = .allocate(capacity: n)
+            lineStride = n + 16
+            lines = .allocate(capacity: Self.columns * lineStride)
+            results = .allocate(capacity: Self.columns * lineStride)
+        }
+        func deallocate() { v.deallocate(); z.deallocate(); g.deallocate(); lines.deallocate(); results.deallocate() }
+    }
+
+    /// `envelope` down every column of f (rows of `w`), min'd into `out` (rows of `w`): a few
+    /// columns at a time, copied out into lines of their own and back.
+    static func envelopeDownColumns(_ f: UnsafePointer<Float>, width w: Int, height h: Int, scratch: EnvelopeScratch,
+                                    into out: UnsafeMutablePointer<Float>) {
+        let group = EnvelopeScratch.columns, stride = scratch.lineStride
+        for x0 in Swift.stride(from: 0, to: w, by: group) {
+            let n = min(group, w - x0)
+            for y in 0..<h {
+                let row = f + y * w + x0
+                for c in 0..<n { scratch.lines[c * stride + y] = row[c] }
+            }
+            for c in 0..<n {
+                let line = scratch.results + c * stride
+                if !envelope(scratch.lines + c * stride, length: h, scratch: scratch, into: line, replacing: true) {
+                    line.update(repeating: .infinity, count: h)
+                }
+            }
+            for y in 0..<h {
+                let row = out + y * w + x0
+                for c in 0..<n { row[c] = min(row[c], scratch.results[c * stride + y]) }
+            }
+        }
+    }
+
+    /// The lower envelope of the parabolas (p − q)² + f(q) over one line of `n` points, min'd into
+    /// `out` (written into it, `replacing`); false, and `out` left alone, if every f is ∞.
+    @discardableResult
+    static func envelope(_ f: UnsafePointer<Float>, length n: Int, scratch: EnvelopeScratch, into out: UnsafeMutablePointer<Float>,
+                         replacing: Bool = false) -> Bool {
+        let v = scratch.v, z = scratch.z, g = scratch.g
+        var k = -1
+        for q in 0..<n {
+            let fq = Double(f[q])
+            g[q] = fq
+            guard fq < .infinity else { continue }
+            if k < 0 {
+                k = 0; v[0] = q; z[0] = -.infinity; z[1] = .infinity
+                continue
+            }
+            var s: Double
+            repeat {
+                let p = v[k]
+                s = ((fq + Double(q * q)) - (g[p] + Double(p * p))) / Double(2 * (q - p))
+                if s <= z[k] { k -= 1 } else { break }
+            } while k >= 0
+            k += 1
+            v[k] = q
+            z[k] = s
+            z[k + 1] = .infinity
+        }
+        guard k >= 0 else { return false }
+        var j = 0
+        for p in 0..<n {
+            while z[j + 1] < Double(p) { j += 1 }
+            let dp = Double(p - v[j])
+            let value = Float(dp * dp + g[v[j]])
+            out[p] = replacing ? value : min(out[p], value)
+        }
+        return true
     }
 }
