@@ -127,10 +127,10 @@ enum MaterialMapsOp: FilterOperation {
         guard !roi.isEmpty else { return }
         let input = prepared.period.map { input.wrapping($0) } ?? input
         let mapHalo = prepared.maps.halo, halo = prepared.height.parameters.streamHalo
-        let threads = Parallel.threads, wanted = threads == 1 ? 1 : partsPerThread * threads
-        let columnCount = min(wanted, max(1, roi.width / (halosPerPart * (halo + mapHalo + 1))))
+        let grid = HeightFieldEngine.partGrid(roi, halo: halo + mapHalo, threads: Parallel.threads, partsPerThread: partsPerThread,
+                                              halos: halosPerPart)
         let widest = max(64, HeightFieldEngine.blockSize(prepared.height.parameters, roiHeight: roi.height).width - 2 * mapHalo)
-        let parts = output.tileGrid(roi, columns: columnCount, rows: (wanted + columnCount - 1) / columnCount)
+        let parts = output.tileGrid(roi, columns: grid.columns, rows: grid.rows)
             .flatMap { chunks(of: $0, widest: widest, mapHalo: mapHalo) }
         let largest = parts.reduce(0) { max($0, $1.grown(by: mapHalo).count) }
         // The coarse levels of large sizes, made once for the region (with the maps' halo).

@@ -58,8 +58,8 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     /// finishes.
     /// Each part reads the height field's halo around it, so parts are columns no narrower than
     /// `halosPerColumn` halos; a region too narrow for two columns per thread is cut into bands
-    /// too, as GEGL would cut it (a small region still keeps every thread busy). Parts are whole
-    /// tiles of the output, which threads fill at once.
+    /// too, as GEGL would cut it, no thinner than that either (down to one part a thread:
+    /// `HeightFieldEngine.partGrid`). Parts are whole tiles of the output, which threads fill at once.
     static let partsPerThread = 2
     static let halosPerColumn = 8
 
@@ -71,9 +71,9 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         guard let input, !roi.isEmpty else { return }
         let shading = ShadingEngine.image(prepared.shading, aux: aux)
         let halo = prepared.height.parameters.streamHalo
-        let threads = Parallel.threads, wanted = threads == 1 ? 1 : partsPerThread * threads
-        let columnCount = min(wanted, max(1, roi.width / (halosPerColumn * (halo + 1))))
-        let parts = output.tileGrid(roi, columns: columnCount, rows: (wanted + columnCount - 1) / columnCount)
+        let grid = HeightFieldEngine.partGrid(roi, halo: halo, threads: Parallel.threads, partsPerThread: partsPerThread,
+                                              halos: halosPerColumn)
+        let parts = output.tileGrid(roi, columns: grid.columns, rows: grid.rows)
         // Each part in columns two pixels narrower than the height field's blocks: with their
         // one-pixel ring, one block wide.
         let widest = max(1, HeightFieldEngine.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)

@@ -107,6 +107,29 @@ enum HeightFieldEngine {
         return (width, p.coarseLevels.isEmpty ? height : min(height, max(64, coarseBlockPixels / width)))
     }
 
+    /// The widest of the fewest equal parts of `length` that are at most `limit` long.
+    static func evenly(_ length: Int, atMost limit: Int) -> Int {
+        guard length > 0, limit > 0 else { return max(limit, 1) }
+        let parts = (length + limit - 1) / limit
+        return (length + parts - 1) / parts
+    }
+
+    /// How a region is shared among `threads` threads, each part worked apart (its halo read
+    /// again): `partsPerThread` parts a thread, in as many columns as keep each at least `halos`
+    /// halos wide; bands that would be thinner than that are fewer, down to one part a thread,
+    /// cut whichever way reads less halo.
+    static func partGrid(_ roi: Rect, halo: Int, threads: Int, partsPerThread: Int, halos: Int) -> (columns: Int, rows: Int) {
+        let wanted = threads == 1 ? 1 : partsPerThread * threads, span = halos * (halo + 1)
+        let columns = min(wanted, max(1, roi.width / span))
+        let rows = (wanted + columns - 1) / columns
+        guard rows > 1, roi.height / rows < span else { return (columns, rows) }
+        let fewer = max(1, roi.height / span)
+        if columns * fewer >= threads { return (columns, fewer) }
+        let across = (roi.width + 2 * halo * threads) * (roi.height + 2 * halo)
+        let down = (roi.width + 2 * halo) * (roi.height + 2 * halo * threads)
+        return across <= down ? (threads, 1) : (1, threads)
+    }
+
     /// The heights of `roi` (the input read around it as the halo needs), handed to `emit` in
     /// strips of at most `stripRows` rows. A region no wider than `blockSize` comes as one column of
     /// blocks: strips as wide as the region, top to bottom.
@@ -115,7 +138,14 @@ enum HeightFieldEngine {
     /// `seeds`: the coarse levels made for a region holding `roi` (nil: each block makes its own).
     static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, seeds: CoarseSeeds? = nil, emit: Sink,
                         rows: RowSink? = nil) {
-        let (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
+        var (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
+        if !streams(prepared.parameters) {
+            // Whole windows: the region's columns as even as can be, each block as tall as the budget
+            // allows at its width (a tall column is one window, not a stack of squares).
+            let halo = prepared.parameters.streamHalo
+            width = evenly(roi.width, atMost: width)
+            height = evenly(roi.height, atMost: max(128, windowPixelBudget / (width + 2 * halo) - 2 * halo))
+        }
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
