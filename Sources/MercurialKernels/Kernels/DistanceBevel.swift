@@ -19,8 +19,6 @@ import Glibc
 // rows and columns swapped; d² is the smaller of the two.
 
 enum DistanceBevel {
-    static let infinity: Float = 1e20
-
     static func compute(mask: Plane, radius: Float, profile: BevelProfile, halo: Int) -> Plane {
         sides(mask: mask, radius: radius, profile: profile, halo: halo, inside: true, outside: false).inner
     }
@@ -28,8 +26,7 @@ enum DistanceBevel {
     /// Both sides of the edge from one distance transform: `inner` (when asked) rises inside the
     /// mask (m ≥ 0.5) from the edge, as `compute`; `outer` (when asked) rises outside it (m < 0.5)
     /// from the same edge — the height field of the inverted mask, measured to the same crossings.
-    /// A side not asked for is left 0. (The loops run over raw pointers: per-pixel array and plane
-    /// subscripts, with their checks and copy-on-write tests, were a fifth of the time.)
+    /// A side not asked for is left 0.
     static func sides(mask: Plane, radius: Float, profile: BevelProfile, halo: Int,
                       inside: Bool, outside: Bool) -> (inner: Plane, outer: Plane) {
         let w = mask.width, h = mask.height, ow = w - 2 * halo
@@ -88,37 +85,34 @@ enum DistanceBevel {
         }
     }
 
-    @inline(__always) static func sq(_ v: Float) -> Float { v * v }
-
     /// Squared Euclidean distance from every pixel centre of mask `m` to the nearest crossing: exact
     /// where it is at most `reach`² (all the bevel asks), and some value above `reach`² (∞ if none)
     /// elsewhere. Every pass reads and writes whole rows: a column's work is done on rows of all
-    /// columns at once, or on a few columns copied out side by side (strided walks down single
-    /// columns were most of the time).
+    /// columns at once, or on a few columns copied out side by side.
     static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int) -> [Float] {
-        var out = [Float](repeating: infinity, count: w * h)
         // The crossings of one direction, then their distances along the lines (one plane each,
         // used for both directions in turn).
         let t = UnsafeMutablePointer<Float>.allocate(capacity: w * h), f = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
         let scratch = EnvelopeScratch(length: max(w, h))
         defer { t.deallocate(); f.deallocate(); scratch.deallocate() }
-        out.withUnsafeMutableBufferPointer { o in
-            // Horizontal segments: along rows, then the envelope down each column.
+        return [Float](unsafeUninitializedCapacity: w * h) { o, count in
+            // Horizontal segments: along rows, then the envelope down each column (which writes
+            // every pixel).
             crossings(m, width: w, height: h, right: true, into: t)
             alongRows(t, width: w, height: h, reach: reach, into: f)
-            envelopeDownColumns(f, width: w, height: h, scratch: scratch, into: o.baseAddress!)
+            envelopeDownColumns(f, width: w, height: h, reach: reach, scratch: scratch, into: o.baseAddress!)
             // Vertical segments: down columns, then the envelope along each row.
             crossings(m, width: w, height: h, right: false, into: t)
             alongColumns(t, width: w, height: h, reach: reach, into: f)
-            for y in 0..<h { envelope(f + y * w, length: w, scratch: scratch, into: o.baseAddress! + y * w) }
+            for y in 0..<h { envelope(f + y * w, length: w, reach: reach, scratch: scratch, into: o.baseAddress! + y * w) }
+            count = w * h
         }
-        return out
     }
 
     /// Per point of each row: the squared distance to the row's nearest crossing (the crossing on
     /// segment p → p + 1 lies at p + t[p], t ≥ 0), ∞ beyond `reach`.
     static func alongRows(_ t: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, into f: UnsafeMutablePointer<Float>) {
-        f.initialize(repeating: .infinity, count: w * h)
+        let reach = Double(reach)
         for y in 0..<h {
             let t = t + y * w, f = f + y * w
             // Left to right: the last crossing at or before each point (segment p − 1's, or p's own
@@ -128,41 +122,46 @@ enum DistanceBevel {
                 if p > 0, t[p - 1] >= 0 { last = Double(p - 1) + Double(t[p - 1]) }
                 if t[p] == 0 { last = Double(p) }
                 let d = Double(p) - last
-                if d <= Double(reach) { f[p] = Float(d * d) }
+                f[p] = d <= reach ? Float(d * d) : .infinity
             }
             var next = Double.infinity
             for p in stride(from: w - 1, through: 0, by: -1) {
                 if t[p] >= 0 { next = Double(p) + Double(t[p]) }
                 let d = next - Double(p)
-                if d <= Double(reach) { f[p] = min(f[p], Float(d * d)) }
+                f[p] = min(f[p], d <= reach ? Float(d * d) : .infinity)
             }
         }
     }
 
     /// `alongRows` down the columns (the crossing on segment p → p + 1 of a column at p + t[p]),
     /// every column at once: a row of each column's last (then next) crossing goes down (then up)
-    /// the rows, with the arithmetic of `alongRows`.
+    /// the rows, with the arithmetic of `alongRows` (and no branch, so the rows are done in vectors).
     static func alongColumns(_ t: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, into f: UnsafeMutablePointer<Float>) {
-        f.initialize(repeating: .infinity, count: w * h)
+        let reach = Double(reach)
         let crossing = UnsafeMutablePointer<Double>.allocate(capacity: w)
         defer { crossing.deallocate() }
         crossing.initialize(repeating: -.infinity, count: w)
         for p in 0..<h {
-            let row = t + p * w, above = t + (p - 1) * w, out = f + p * w
+            let row = t + p * w, above = t + max(p - 1, 0) * w, out = f + p * w
+            let here = Double(p), before = Double(p - 1)
             for x in 0..<w {
-                if p > 0, above[x] >= 0 { crossing[x] = Double(p - 1) + Double(above[x]) }
-                if row[x] == 0 { crossing[x] = Double(p) }
-                let d = Double(p) - crossing[x]
-                if d <= Double(reach) { out[x] = Float(d * d) }
+                var c = crossing[x]
+                c = p > 0 && above[x] >= 0 ? before + Double(above[x]) : c
+                c = row[x] == 0 ? here : c
+                crossing[x] = c
+                let d = here - c
+                out[x] = d <= reach ? Float(d * d) : .infinity
             }
         }
         crossing.update(repeating: .infinity, count: w)
         for p in stride(from: h - 1, through: 0, by: -1) {
             let row = t + p * w, out = f + p * w
+            let here = Double(p)
             for x in 0..<w {
-                if row[x] >= 0 { crossing[x] = Double(p) + Double(row[x]) }
-                let d = crossing[x] - Double(p)
-                if d <= Double(reach) { out[x] = min(out[x], Float(d * d)) }
+                let c = row[x] >= 0 ? here + Double(row[x]) : crossing[x]
+                crossing[x] = c
+                let d = c - here
+                out[x] = min(out[x], d <= reach ? Float(d * d) : .infinity)
             }
         }
     }
@@ -186,10 +185,10 @@ enum DistanceBevel {
         func deallocate() { v.deallocate(); z.deallocate(); g.deallocate(); lines.deallocate(); results.deallocate() }
     }
 
-    /// `envelope` down every column of f (rows of `w`), min'd into `out` (rows of `w`): a few
-    /// columns at a time, copied out into lines of their own and back.
-    static func envelopeDownColumns(_ f: UnsafePointer<Float>, width w: Int, height h: Int, scratch: EnvelopeScratch,
-                                    into out: UnsafeMutablePointer<Float>) {
+    /// `envelope` down every column of f (rows of `w`), written into `out` (rows of `w`; ∞ where
+    /// above reach²): a few columns at a time, copied out into lines of their own and back.
+    static func envelopeDownColumns(_ f: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+                                    scratch: EnvelopeScratch, into out: UnsafeMutablePointer<Float>) {
         let group = EnvelopeScratch.columns, stride = scratch.lineStride
         for x0 in Swift.stride(from: 0, to: w, by: group) {
             let n = min(group, w - x0)
@@ -198,23 +197,20 @@ enum DistanceBevel {
                 for c in 0..<n { scratch.lines[c * stride + y] = row[c] }
             }
             for c in 0..<n {
-                let line = scratch.results + c * stride
-                if !envelope(scratch.lines + c * stride, length: h, scratch: scratch, into: line, replacing: true) {
-                    line.update(repeating: .infinity, count: h)
-                }
+                envelope(scratch.lines + c * stride, length: h, reach: reach, scratch: scratch,
+                         into: scratch.results + c * stride, replacing: true)
             }
             for y in 0..<h {
                 let row = out + y * w + x0
-                for c in 0..<n { row[c] = min(row[c], scratch.results[c * stride + y]) }
+                for c in 0..<n { row[c] = scratch.results[c * stride + y] }
             }
         }
     }
 
     /// The lower envelope of the parabolas (p − q)² + f(q) over one line of `n` points, min'd into
-    /// `out` (written into it, `replacing`); false, and `out` left alone, if every f is ∞.
-    @discardableResult
-    static func envelope(_ f: UnsafePointer<Float>, length n: Int, scratch: EnvelopeScratch, into out: UnsafeMutablePointer<Float>,
-                         replacing: Bool = false) -> Bool {
+    /// `out` where it is at most `reach`² (written into it, `replacing`, with ∞ beyond).
+    static func envelope(_ f: UnsafePointer<Float>, length n: Int, reach: Int, scratch: EnvelopeScratch,
+                         into out: UnsafeMutablePointer<Float>, replacing: Bool = false) {
         let v = scratch.v, z = scratch.z, g = scratch.g
         var k = -1
         for q in 0..<n {
@@ -236,14 +232,27 @@ enum DistanceBevel {
             z[k] = s
             z[k + 1] = .infinity
         }
-        guard k >= 0 else { return false }
-        var j = 0
-        for p in 0..<n {
-            while z[j + 1] < Double(p) { j += 1 }
-            let dp = Double(p - v[j])
-            let value = Float(dp * dp + g[v[j]])
-            out[p] = replacing ? value : min(out[p], value)
+        guard k >= 0 else {
+            if replacing { out.update(repeating: .infinity, count: n) }
+            return
         }
-        return true
+        // Only points within `reach` of the parabola that is lowest there can be at most reach²:
+        // the others are skipped (∞ when replacing), a stretch at a time.
+        var j = 0, p = 0
+        while p < n {
+            while z[j + 1] < Double(p) { j += 1 }
+            let apex = v[j]
+            if p < apex - reach || p > apex + reach {
+                let next = p < apex - reach ? apex - reach : (j < k ? v[j + 1] - reach : n)
+                let end = min(max(next, p + 1), n)
+                if replacing { (out + p).update(repeating: .infinity, count: end - p) }
+                p = end
+                continue
+            }
+            let dp = Double(p - apex)
+            let value = Float(dp * dp + g[apex])
+            out[p] = replacing ? value : min(out[p], value)
+            p += 1
+        }
     }
 }
