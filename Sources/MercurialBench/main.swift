@@ -546,15 +546,23 @@ if runsGroup(4) {
         }
     }
     for (k, v) in runCases(layerCases + styleCases + sizeCases) { t[k] = v }
-    // GIMP's preview: 256×256 regions of one graph, each rendered on its own, against one region.
-    let chunkedName = "  liquid-metal outer-bevel, size 250, in 256×256 regions of one graph"
-    let wholeName = "  liquid-metal outer-bevel, size 250, as one region"
-    if wanted(chunkedName) {
-        for (name, tile) in [(wholeName, max(width, height)), (chunkedName, 256)] {
+    // GIMP's preview: 256×256 regions of one graph, each rendered on its own, against one region
+    // (the default technique, and chisel soft: the coarse levels, and the exact distances).
+    let chunked: [(label: String, properties: [String: Value])] = [
+        ("outer-bevel, size 250", ["style": .string("outer-bevel"), "radius": .double(250)]),
+        ("outer chisel-soft, size 250", ["style": .string("outer-bevel"), "technique": .string("chisel-soft"),
+                                         "radius": .double(250)]),
+    ]
+    func chunkedNames(_ label: String) -> (chunked: String, whole: String) {
+        ("  liquid-metal \(label), in 256×256 regions of one graph", "  liquid-metal \(label), as one region")
+    }
+    for (label, properties) in chunked where wanted(chunkedNames(label).chunked) {
+        let names = chunkedNames(label)
+        for (name, tile) in [(names.whole, max(width, height)), (names.chunked, 256)] {
             t[name] = medianSeconds {
                 let g = Graph()
                 let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer)])
-                let node = g.add("mercurial:liquid-metal", ["style": .string("outer-bevel"), "radius": .double(250)])
+                let node = g.add("mercurial:liquid-metal", properties)
                 g.link(src, node)
                 for y in stride(from: 0, to: height, by: tile) {
                     for x in stride(from: 0, to: width, by: tile) {
@@ -576,8 +584,11 @@ if runsGroup(4) {
         compare("  liquid-metal \(label), size 64", [(small, "")])
         compare("  liquid-metal \(label), size 250", [(small, "≤ 1.5")])
     }
-    compare(chunkedName, [(wholeName, "≤ 1.5")])
-    compare(wholeName, [])
+    for (label, _) in chunked {
+        let names = chunkedNames(label)
+        compare(names.chunked, [(names.whole, "≤ 1.5")])
+        compare(names.whole, [])
+    }
     compare("layer floor: gegl:invert-linear on the same layer", [])
     for stage in ["  liquid-metal stage 1: height field alone", "  liquid-metal stages 1-2: shaded in the same op",
                   "  liquid-metal stages 1-3: + foil at 0"] {

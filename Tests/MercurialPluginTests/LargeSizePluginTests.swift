@@ -69,7 +69,8 @@ final class LargeSizePluginTests: PluginTestCase {
         Gegl.configure("tile-height", 64)
         for (op, p) in [("mercurial:shaded-material-from-mask", ["radius": Value.double(8)]),
                         ("mercurial:height-field-from-mask", ["radius": .double(8)]),
-                        ("mercurial:height-field-from-mask", ["radius": .double(140)])] {
+                        ("mercurial:height-field-from-mask", ["radius": .double(140)]),
+                        ("mercurial:shaded-material-from-mask", ["radius": .double(60), "profile": .string("round")])] {
             for source in ["layer", "endless"] {
                 let g = Graph()
                 let src = source == "layer" ? g.add("gegl:buffer-source", ["buffer": .buffer(layer())])
@@ -87,6 +88,25 @@ final class LargeSizePluginTests: PluginTestCase {
                     XCTAssertTrue((c.x + c.width) % 128 == 0 || c.x + c.width == extent.x + extent.width, what)
                     XCTAssertTrue((c.y + c.height) % 64 == 0 || c.y + c.height == extent.y + extent.height, what)
                 }
+            }
+        }
+    }
+
+    /// A chisel at a large size reads far around each region too: GEGL computes the whole layer
+    /// once (a preview in chunks costs one render); at a small size each region stays its own.
+    func testWideExactDistanceHalosCacheTheLayer() {
+        Gegl.configure("tile-width", 128)
+        Gegl.configure("tile-height", 64)
+        for (radius, whole) in [(60.0, true), (8.0, false)] {
+            for op in ["mercurial:shaded-material-from-mask", "mercurial:height-field-from-mask"] {
+                let g = Graph()
+                let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer())])
+                let node = g.add(op, ["radius": .double(radius), "profile": .string("round")])
+                g.link(src, node)
+                let extent = g.boundingBox(node)
+                let c = g.cachedRegion(node, x: 30, y: 20, width: 17, height: 23)
+                let isWhole = c.x == extent.x && c.y == extent.y && c.width == extent.width && c.height == extent.height
+                XCTAssertEqual(isWhole, whole, "\(op) radius \(radius): \(c) in \(extent)")
             }
         }
     }

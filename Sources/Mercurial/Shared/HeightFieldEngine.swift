@@ -80,15 +80,21 @@ enum HeightFieldEngine {
                            outer: style.reachesOutside ? cascade.seedGrid(inverted: true, forEach: forEach) : nil)
     }
 
-    /// With coarse levels every region reads far around itself, so that its neighbours' work is
-    /// mostly its own: GEGL computes (and keeps in the node's cache) the whole input at once when
-    /// it holds at most `wholeCachePixels`, else the tiles of `cacheTile` pixels (on the image's
-    /// grid) that the region touches. So a preview rendered in chunks costs what one render does.
+    /// With coarse levels, or an exact-distance profile whose halo is at least `wideHalo`, every
+    /// region reads far around itself, so that its neighbours' work is mostly its own: GEGL
+    /// computes (and keeps in the node's cache) the whole input at once when it holds at most
+    /// `wholeCachePixels`, else the tiles of `cacheTile` pixels (on the image's grid) that the
+    /// region touches. So a preview rendered in chunks costs what one render does.
     static let wholeCachePixels = 32 << 20
     static let cacheTile = 4096
+    static let wideHalo = 32
+
+    static func sharesItsHalo(_ p: HeightFieldParameters) -> Bool {
+        !p.coarseLevels.isEmpty || (!streams(p) && !p.returnsMask && p.halo >= wideHalo)
+    }
 
     static func cachedRegion(_ p: HeightFieldParameters, bounds: Rect?, roi: Rect) -> Rect {
-        guard !p.coarseLevels.isEmpty, let bounds, !bounds.isEmpty, !bounds.isInfinite, !roi.isEmpty, !roi.isInfinite
+        guard sharesItsHalo(p), let bounds, !bounds.isEmpty, !bounds.isInfinite, !roi.isEmpty, !roi.isInfinite
         else { return roi }
         let area = bounds.count > wholeCachePixels ? roi.aligned(toCells: cacheTile, cacheTile).intersection(bounds) : bounds
         // Never less than asked (the part of roi outside the input is 0 either way).
