@@ -58,21 +58,20 @@ enum DistanceBevel {
         return (inner, outer)
     }
 
-    /// For every pixel, where the edge crosses the segment to its right neighbour (or the one below):
-    /// t in [0, 1] from this pixel's centre, or -1 for no crossing (and on the last column or row).
-    static func crossings(_ m: UnsafePointer<Float>, width w: Int, height h: Int, right: Bool, into t: UnsafeMutablePointer<Float>) {
-        let next = right ? 1 : w
-        for y in 0..<h {
-            let row = y * w
-            // The pixels of this row with a neighbour that way: all but the last (right), or all
-            // but on the last row (below).
-            let pairs = right ? w - 1 : (y + 1 < h ? w : 0)
-            for x in 0..<pairs {
-                let a = m[row + x], b = m[row + x + next]
-                t[row + x] = (a >= 0.5) != (b >= 0.5) ? (a - 0.5) / (a - b) : -1
-            }
-            for x in pairs..<w { t[row + x] = -1 }
+    /// For each pixel of row y, where the edge crosses the segment to its right neighbour (or the
+    /// one below): t in [0, 1] from this pixel's centre, or -1 for no crossing (and on the last
+    /// column or row). Made a row at a time, as the passes below need them.
+    static func crossings(_ m: UnsafePointer<Float>, width w: Int, height h: Int, row y: Int, right: Bool,
+                          into t: UnsafeMutablePointer<Float>) {
+        let here = m + y * w, next = right ? here + 1 : here + w
+        // The pixels with a neighbour that way: all but the last (right), or all but on the last
+        // row (below).
+        let pairs = right ? w - 1 : (y + 1 < h ? w : 0)
+        for x in 0..<pairs {
+            let a = here[x], b = next[x]
+            t[x] = (a >= 0.5) != (b >= 0.5) ? (a - 0.5) / (a - b) : -1
         }
+        for x in pairs..<w { t[x] = -1 }
     }
 
     @inline(__always)
@@ -90,31 +89,31 @@ enum DistanceBevel {
     /// elsewhere. Every pass reads and writes whole rows: a column's work is done on rows of all
     /// columns at once, or on a few columns copied out side by side.
     static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int) -> [Float] {
-        // The crossings of one direction, then their distances along the lines (one plane each,
-        // used for both directions in turn).
-        let t = UnsafeMutablePointer<Float>.allocate(capacity: w * h), f = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        // The distances along the lines, one direction then the other; two rows of crossings.
+        let f = UnsafeMutablePointer<Float>.allocate(capacity: w * h), t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
         let scratch = EnvelopeScratch(length: max(w, h))
-        defer { t.deallocate(); f.deallocate(); scratch.deallocate() }
+        defer { f.deallocate(); t.deallocate(); scratch.deallocate() }
         return [Float](unsafeUninitializedCapacity: w * h) { o, count in
             // Horizontal segments: along rows, then the envelope down each column (which writes
             // every pixel).
-            crossings(m, width: w, height: h, right: true, into: t)
-            alongRows(t, width: w, height: h, reach: reach, into: f)
+            alongRows(m, width: w, height: h, reach: reach, crossings: t, into: f)
             envelopeDownColumns(f, width: w, height: h, reach: reach, scratch: scratch, into: o.baseAddress!)
             // Vertical segments: down columns, then the envelope along each row.
-            crossings(m, width: w, height: h, right: false, into: t)
-            alongColumns(t, width: w, height: h, reach: reach, into: f)
+            alongColumns(m, width: w, height: h, reach: reach, crossings: t, into: f)
             for y in 0..<h { envelope(f + y * w, length: w, reach: reach, scratch: scratch, into: o.baseAddress! + y * w) }
             count = w * h
         }
     }
 
-    /// Per point of each row: the squared distance to the row's nearest crossing (the crossing on
-    /// segment p → p + 1 lies at p + t[p], t ≥ 0), ∞ beyond `reach`.
-    static func alongRows(_ t: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, into f: UnsafeMutablePointer<Float>) {
+    /// Per point of each row of mask `m`: the squared distance to the row's nearest crossing (the
+    /// crossing on segment p → p + 1 lies at p + t[p], t ≥ 0), ∞ beyond `reach`. `crossings`:
+    /// room for a row of t.
+    static func alongRows(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+                          crossings t: UnsafeMutablePointer<Float>, into f: UnsafeMutablePointer<Float>) {
         let reach = Double(reach)
         for y in 0..<h {
-            let t = t + y * w, f = f + y * w
+            crossings(m, width: w, height: h, row: y, right: true, into: t)
+            let f = f + y * w
             // Left to right: the last crossing at or before each point (segment p − 1's, or p's own
             // at t = 0); then right to left: the first at or after it (segment p's).
             var last = -Double.infinity
@@ -136,13 +135,17 @@ enum DistanceBevel {
     /// `alongRows` down the columns (the crossing on segment p → p + 1 of a column at p + t[p]),
     /// every column at once: a row of each column's last (then next) crossing goes down (then up)
     /// the rows, with the arithmetic of `alongRows` (and no branch, so the rows are done in vectors).
-    static func alongColumns(_ t: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, into f: UnsafeMutablePointer<Float>) {
+    /// `crossings`: room for two rows of t.
+    static func alongColumns(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+                             crossings t: UnsafeMutablePointer<Float>, into f: UnsafeMutablePointer<Float>) {
         let reach = Double(reach)
         let crossing = UnsafeMutablePointer<Double>.allocate(capacity: w)
         defer { crossing.deallocate() }
         crossing.initialize(repeating: -.infinity, count: w)
+        // Rows p − 1 and p of t, in turn in the two halves of `t`.
         for p in 0..<h {
-            let row = t + p * w, above = t + max(p - 1, 0) * w, out = f + p * w
+            let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w, out = f + p * w
+            crossings(m, width: w, height: h, row: p, right: false, into: row)
             let here = Double(p), before = Double(p - 1)
             for x in 0..<w {
                 var c = crossing[x]
@@ -155,7 +158,8 @@ enum DistanceBevel {
         }
         crossing.update(repeating: .infinity, count: w)
         for p in stride(from: h - 1, through: 0, by: -1) {
-            let row = t + p * w, out = f + p * w
+            let row = t, out = f + p * w
+            crossings(m, width: w, height: h, row: p, right: false, into: row)
             let here = Double(p)
             for x in 0..<w {
                 let c = row[x] >= 0 ? here + Double(row[x]) : crossing[x]
