@@ -348,17 +348,26 @@ public enum HeightField {
     }
 
     /// A Gaussian blur of σ over `plane`, cut at `taps`: the result is `taps` smaller on every side.
+    /// Where every value a pixel reads is +0 (a flat background), the sum is +0 and is written
+    /// without adding its taps; the other pixels are summed as everywhere, so the result is the same.
     static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
         let w = Gaussian.weights(sigma: sigma, taps: taps)
         let outW = plane.width - 2 * taps, outH = plane.height - 2 * taps
         var across = Plane(width: outW, height: plane.height)
         var out = Plane(width: outW, height: outH)
+        let span = 2 * taps + 1
         plane.pixels.withUnsafeBufferPointer { src in
             across.pixels.withUnsafeMutableBufferPointer { dst in
                 w.withUnsafeBufferPointer { weights in
                     for y in 0..<plane.height {
-                        blurRow(src.baseAddress! + y * plane.width + taps, into: dst.baseAddress! + y * outW,
-                                from: 0, to: outW, weights: weights)
+                        let row = src.baseAddress! + y * plane.width, into = dst.baseAddress! + y * outW
+                        // Output x reads row[x ... x + 2·taps]: a run of +0 values longer than the
+                        // span gives +0 outputs.
+                        forEachStretch(count: outW, zeroSpan: span, isZero: { row[$0].bitPattern == 0 }, length: plane.width) {
+                            from, to, zero in
+                            if zero { (into + from).update(repeating: 0, count: to - from) }
+                            else { blurRow(row + taps, into: into, from: from, to: to, weights: weights) }
+                        }
                     }
                 }
             }
@@ -366,18 +375,56 @@ public enum HeightField {
         across.pixels.withUnsafeBufferPointer { src in
             out.pixels.withUnsafeMutableBufferPointer { dst in
                 w.withUnsafeBufferPointer { weights in
-                    withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: 2 * taps + 1) { table in
+                    // Per column: how many of the rows the output row reads are not +0.
+                    let live = UnsafeMutablePointer<Int32>.allocate(capacity: outW)
+                    defer { live.deallocate() }
+                    live.initialize(repeating: 0, count: outW)
+                    func count(_ y: Int, _ by: Int32) {
+                        let row = src.baseAddress! + y * outW
+                        for x in 0..<outW { live[x] &+= row[x].bitPattern == 0 ? 0 : by }
+                    }
+                    for y in 0..<(span - 1) { count(y, 1) }
+                    withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: span) { table in
                         for y in 0..<outH {
+                            count(y + span - 1, 1)
+                            let into = dst.baseAddress! + y * outW
                             ringRows(src.baseAddress!, width: outW, span: plane.height, centre: y + taps, radius: taps,
                                      into: table.baseAddress!)
-                            blurColumns(table.baseAddress!, into: dst.baseAddress! + y * outW, from: 0, to: outW,
-                                        weights: weights)
+                            forEachStretch(count: outW, zeroSpan: 1, isZero: { live[$0] == 0 }, length: outW) { from, to, zero in
+                                if zero { (into + from).update(repeating: 0, count: to - from) }
+                                else { blurColumns(table.baseAddress!, into: into, from: from, to: to, weights: weights) }
+                            }
+                            count(y, -1)
                         }
                     }
                 }
             }
         }
         return out
+    }
+
+    /// Cuts outputs 0 ..< count into stretches, in order: `zero` where output x reads only inputs
+    /// x ..< x + zeroSpan for which `isZero` holds (inputs 0 ..< length), else not. Zero stretches
+    /// shorter than `minimumZeroRun` are left with their neighbours (not worth a stretch of their own).
+    @inline(__always)
+    static func forEachStretch(count: Int, zeroSpan: Int, isZero: (Int) -> Bool, length: Int,
+                               _ body: (_ from: Int, _ to: Int, _ zero: Bool) -> Void) {
+        let minimumZeroRun = 16
+        var done = 0, i = 0
+        while i < length {
+            guard isZero(i) else { i += 1; continue }
+            var end = i + 1
+            while end < length && isZero(end) { end += 1 }
+            // Inputs i ..< end are zero: outputs i ..< end − zeroSpan + 1 read only those.
+            let first = i, last = min(end - zeroSpan + 1, count)
+            if last - first >= minimumZeroRun {
+                if first > done { body(done, first, false) }
+                body(first, last, true)
+                done = last
+            }
+            i = end
+        }
+        if done < count { body(done, count, false) }
     }
 
     // MARK: Core Image profile
