@@ -93,6 +93,7 @@ enum DistanceBevel {
         let f = UnsafeMutablePointer<Float>.allocate(capacity: w * h), t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
         let scratch = EnvelopeScratch(length: max(w, h))
         defer { f.deallocate(); t.deallocate(); scratch.deallocate() }
+        t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
         return [Float](unsafeUninitializedCapacity: w * h) { o, count in
             // Horizontal segments: along rows, then the envelope down each column (which writes
             // every pixel).
