@@ -2,7 +2,7 @@
 # A bounded fuzz run of Tests/Hostile/fuzz.py: random graphs of Mercurial's ops and GEGL's own,
 # in batches, each batch a child process under a memory limit and a time limit (a crash or a hang
 # fails the batch). Prints the seed; replay a failure with
-#   MERCURIAL_FUZZ_SEED=S scripts/fuzz-test.sh     or    fuzz.py S I --show / fuzz.py S I 1
+#   MERCURIAL_FUZZ_SEED=S scripts/fuzz-test.sh     or    fuzz.py S I --show / BABL_TOLERANCE=0 fuzz.py S I 1
 # Usage: scripts/fuzz-test.sh [PLUGIN.so]   Budget: MERCURIAL_FUZZ_SECONDS (default 150).
 # MERCURIAL_HOSTILE_MEMORY_KB and MERCURIAL_PRELOAD as in scripts/hostile-test.sh.
 set -uo pipefail

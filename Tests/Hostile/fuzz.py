@@ -11,10 +11,9 @@ threads. Checks:
   - the output is finite (every source is finite),
   - pixels outside the node's extent are transparent,
   - 1 thread and 2 threads give the same bytes. babl's lossy conversions (within its default
-    tolerance) are not: a pixel's value depends on where its run of pixels starts (seed
-    1795638660, iteration 268: a perceptual output converted for gegl:translate, 1.5e-8 apart),
-    so the runner keeps babl to its exact conversions (BABL_TOLERANCE=0) and the check holds our
-    ops to the same bytes.
+    tolerance) are not: a pixel's value depends on where its run of pixels starts, so the runner
+    keeps babl to its exact conversions (BABL_TOLERANCE=0) and the check holds our ops to the
+    same bytes.
 A crash or hang is caught by the runner (scripts/fuzz-test.sh), which runs batches in child
 processes under memory and time limits and prints the seed of a failing batch.
 

@@ -379,14 +379,14 @@ public enum HeightField {
                     let live = UnsafeMutablePointer<Int32>.allocate(capacity: outW)
                     defer { live.deallocate() }
                     live.initialize(repeating: 0, count: outW)
-                    func count(_ y: Int, _ by: Int32) {
+                    func tally(_ y: Int, _ by: Int32) {
                         let row = src.baseAddress! + y * outW
                         for x in 0..<outW { live[x] &+= row[x].bitPattern == 0 ? 0 : by }
                     }
-                    for y in 0..<(span - 1) { count(y, 1) }
+                    for y in 0..<(span - 1) { tally(y, 1) }
                     withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: span) { table in
                         for y in 0..<outH {
-                            count(y + span - 1, 1)
+                            tally(y + span - 1, 1)
                             let into = dst.baseAddress! + y * outW
                             ringRows(src.baseAddress!, width: outW, span: plane.height, centre: y + taps, radius: taps,
                                      into: table.baseAddress!)
@@ -394,7 +394,7 @@ public enum HeightField {
                                 if zero { (into + from).update(repeating: 0, count: to - from) }
                                 else { blurColumns(table.baseAddress!, into: into, from: from, to: to, weights: weights) }
                             }
-                            count(y, -1)
+                            tally(y, -1)
                         }
                     }
                 }
