@@ -35,19 +35,18 @@ enum DistanceBevel {
         let limit = radius + 1 // beyond, d > R: the top of the bevel
         mask.pixels.withUnsafeBufferPointer { mb in
             let m = mb.baseAddress!
-            let squared = crossingDistances(m, width: w, height: h, reach: Int(limit.rounded(.up)))
+            let squared = crossingDistances(m, width: w, height: h, reach: Int(limit.rounded(.up)), inset: halo)
             inner.pixels.withUnsafeMutableBufferPointer { ib in
                 outer.pixels.withUnsafeMutableBufferPointer { ob in
                     squared.withUnsafeBufferPointer { sq in
                         for y in halo..<(h - halo) {
                             for x in halo..<(w - halo) {
-                                let i = y * w + x
-                                let isInside = m[i] >= 0.5
+                                let isInside = m[y * w + x] >= 0.5
                                 guard isInside ? inside : outside else { continue }
-                                var height: Float = 1
-                                let d2 = sq[i]
-                                if d2 <= limit * limit { height = shape(min(d2.squareRoot() / radius, 1), profile) }
                                 let o = (y - halo) * ow + (x - halo)
+                                var height: Float = 1
+                                let d2 = sq[o]
+                                if d2 <= limit * limit { height = shape(min(d2.squareRoot() / radius, 1), profile) }
                                 if isInside { ib[o] = height } else { ob[o] = height }
                             }
                         }
@@ -84,70 +83,94 @@ enum DistanceBevel {
         }
     }
 
-    /// Squared Euclidean distance from every pixel centre of mask `m` to the nearest crossing: exact
-    /// where it is at most `reach`² (all the bevel asks), and some value above `reach`² (∞ if none)
-    /// elsewhere. Every pass reads and writes whole rows: a column's work is done on rows of all
-    /// columns at once, or on a few columns copied out side by side.
-    static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int) -> [Float] {
+    /// Squared Euclidean distance from the centre of every pixel at least `inset` from each side of
+    /// mask `m` (the output: rows of w − 2·inset, h − 2·inset of them) to the nearest crossing
+    /// anywhere in `m`: exact where it is at most `reach`² (all the bevel asks), and some value
+    /// above `reach`² (∞ if none) elsewhere. Every pass reads and writes whole rows: a column's work
+    /// is done on rows of all columns at once, or on a few columns copied out side by side. Each
+    /// keeps only what the output reads: the distances along rows in its columns, down columns in
+    /// its rows.
+    static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+                                  inset: Int) -> [Float] {
+        let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
         // The distances along the lines, one direction then the other; two rows of crossings.
-        let f = UnsafeMutablePointer<Float>.allocate(capacity: w * h), t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
+        let f = UnsafeMutablePointer<Float>.allocate(capacity: max(ow * h, w * oh))
+        let t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
         let scratch = EnvelopeScratch(length: max(w, h))
         defer { f.deallocate(); t.deallocate(); scratch.deallocate() }
         t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
-        return [Float](unsafeUninitializedCapacity: w * h) { o, count in
-            // Horizontal segments: along rows, then the envelope down each column (which writes
-            // every pixel).
-            alongRows(m, width: w, height: h, reach: reach, crossings: t, into: f)
-            envelopeDownColumns(f, width: w, height: h, reach: reach, scratch: scratch, into: o.baseAddress!)
-            // Vertical segments: down columns, then the envelope along each row.
-            alongColumns(m, width: w, height: h, reach: reach, crossings: t, into: f)
-            for y in 0..<h { envelope(f + y * w, length: w, reach: reach, scratch: scratch, into: o.baseAddress! + y * w) }
-            count = w * h
+        return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
+            // Horizontal segments: along every row (kept in the output's columns), then the envelope
+            // down each of those columns (which writes every output pixel).
+            alongRows(m, width: w, height: h, reach: reach, columns: columns, crossings: t, into: f)
+            envelopeDownColumns(f, width: ow, height: h, reach: reach, rows: rows, scratch: scratch, into: o.baseAddress!)
+            // Vertical segments: down every column (kept in the output's rows), then the envelope
+            // along each of those rows.
+            alongColumns(m, width: w, height: h, reach: reach, rows: rows, crossings: t, into: f)
+            for y in 0..<oh {
+                envelope(f + y * w, length: w, reach: reach, points: columns, scratch: scratch, into: o.baseAddress! + y * ow)
+            }
+            count = ow * oh
         }
     }
 
     /// Per point of each row of mask `m`: the squared distance to the row's nearest crossing (the
-    /// crossing on segment p → p + 1 lies at p + t[p], t ≥ 0), ∞ beyond `reach`. `crossings`:
-    /// room for a row of t.
-    static func alongRows(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+    /// crossing on segment p → p + 1 lies at p + t[p], t ≥ 0), ∞ beyond `reach`; kept for the
+    /// points in `columns` (rows of columns.count). `crossings`: room for a row of t.
+    static func alongRows(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, columns: Range<Int>,
                           crossings t: UnsafeMutablePointer<Float>, into f: UnsafeMutablePointer<Float>) {
-        let reach = Double(reach)
+        let reach = Double(reach), first = columns.lowerBound
         for y in 0..<h {
             crossings(m, width: w, height: h, row: y, right: true, into: t)
-            let f = f + y * w
+            let f = f + y * columns.count
             // Left to right: the last crossing at or before each point (segment p − 1's, or p's own
-            // at t = 0); then right to left: the first at or after it (segment p's).
+            // at t = 0); then right to left: the first at or after it (segment p's). The points
+            // before (after) the kept ones only carry it along.
             var last = -Double.infinity
-            for p in 0..<w {
+            @inline(__always) func passLeft(_ p: Int) {
                 if p > 0, t[p - 1] >= 0 { last = Double(p - 1) + Double(t[p - 1]) }
                 if t[p] == 0 { last = Double(p) }
+            }
+            for p in 0..<first { passLeft(p) }
+            for p in columns {
+                passLeft(p)
                 let d = Double(p) - last
-                f[p] = d <= reach ? Float(d * d) : .infinity
+                f[p - first] = d <= reach ? Float(d * d) : .infinity
             }
             var next = Double.infinity
-            for p in stride(from: w - 1, through: 0, by: -1) {
+            for p in stride(from: w - 1, through: columns.upperBound, by: -1) where t[p] >= 0 { next = Double(p) + Double(t[p]) }
+            for p in columns.reversed() {
                 if t[p] >= 0 { next = Double(p) + Double(t[p]) }
                 let d = next - Double(p)
-                f[p] = min(f[p], d <= reach ? Float(d * d) : .infinity)
+                f[p - first] = min(f[p - first], d <= reach ? Float(d * d) : .infinity)
             }
         }
     }
 
     /// `alongRows` down the columns (the crossing on segment p → p + 1 of a column at p + t[p]),
-    /// every column at once: a row of each column's last (then next) crossing goes down (then up)
-    /// the rows, with the arithmetic of `alongRows` (and no branch, so the rows are done in vectors).
-    /// `crossings`: room for two rows of t.
-    static func alongColumns(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+    /// every column at once, kept for the points in `rows` (rows of w): a row of each column's last
+    /// (then next) crossing goes down (then up) the rows, with the arithmetic of `alongRows` (and no
+    /// branch, so the rows are done in vectors). `crossings`: room for two rows of t.
+    static func alongColumns(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, rows: Range<Int>,
                              crossings t: UnsafeMutablePointer<Float>, into f: UnsafeMutablePointer<Float>) {
         let reach = Double(reach)
         let crossing = UnsafeMutablePointer<Double>.allocate(capacity: w)
         defer { crossing.deallocate() }
         crossing.initialize(repeating: -.infinity, count: w)
         // Rows p − 1 and p of t, in turn in the two halves of `t`.
-        for p in 0..<h {
-            let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w, out = f + p * w
+        for p in 0..<rows.upperBound {
+            let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w
             crossings(m, width: w, height: h, row: p, right: false, into: row)
             let here = Double(p), before = Double(p - 1)
+            guard p >= rows.lowerBound else {
+                for x in 0..<w {
+                    var c = crossing[x]
+                    c = p > 0 && above[x] >= 0 ? before + Double(above[x]) : c
+                    crossing[x] = row[x] == 0 ? here : c
+                }
+                continue
+            }
+            let out = f + (p - rows.lowerBound) * w
             for x in 0..<w {
                 var c = crossing[x]
                 c = p > 0 && above[x] >= 0 ? before + Double(above[x]) : c
@@ -158,10 +181,15 @@ enum DistanceBevel {
             }
         }
         crossing.update(repeating: .infinity, count: w)
-        for p in stride(from: h - 1, through: 0, by: -1) {
-            let row = t, out = f + p * w
+        for p in stride(from: h - 1, through: rows.lowerBound, by: -1) {
+            let row = t
             crossings(m, width: w, height: h, row: p, right: false, into: row)
             let here = Double(p)
+            guard p < rows.upperBound else {
+                for x in 0..<w where row[x] >= 0 { crossing[x] = here + Double(row[x]) }
+                continue
+            }
+            let out = f + (p - rows.lowerBound) * w
             for x in 0..<w {
                 let c = row[x] >= 0 ? here + Double(row[x]) : crossing[x]
                 crossing[x] = c
@@ -190,9 +218,10 @@ enum DistanceBevel {
         func deallocate() { v.deallocate(); z.deallocate(); g.deallocate(); lines.deallocate(); results.deallocate() }
     }
 
-    /// `envelope` down every column of f (rows of `w`), written into `out` (rows of `w`; ∞ where
-    /// above reach²): a few columns at a time, copied out into lines of their own and back.
-    static func envelopeDownColumns(_ f: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+    /// `envelope` down every column of f (rows of `w`), kept for the points in `rows` and written
+    /// into `out` (rows of `w`, rows.count of them; ∞ where above reach²): a few columns at a time,
+    /// copied out into lines of their own and back.
+    static func envelopeDownColumns(_ f: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, rows: Range<Int>,
                                     scratch: EnvelopeScratch, into out: UnsafeMutablePointer<Float>) {
         let group = EnvelopeScratch.columns, stride = scratch.lineStride
         for x0 in Swift.stride(from: 0, to: w, by: group) {
@@ -202,19 +231,20 @@ enum DistanceBevel {
                 for c in 0..<n { scratch.lines[c * stride + y] = row[c] }
             }
             for c in 0..<n {
-                envelope(scratch.lines + c * stride, length: h, reach: reach, scratch: scratch,
+                envelope(scratch.lines + c * stride, length: h, reach: reach, points: rows, scratch: scratch,
                          into: scratch.results + c * stride, replacing: true)
             }
-            for y in 0..<h {
+            for y in 0..<rows.count {
                 let row = out + y * w + x0
                 for c in 0..<n { row[c] = scratch.results[c * stride + y] }
             }
         }
     }
 
-    /// The lower envelope of the parabolas (p − q)² + f(q) over one line of `n` points, min'd into
-    /// `out` where it is at most `reach`² (written into it, `replacing`, with ∞ beyond).
-    static func envelope(_ f: UnsafePointer<Float>, length n: Int, reach: Int, scratch: EnvelopeScratch,
+    /// The lower envelope of the parabolas (p − q)² + f(q) over one line of `n` points, at the
+    /// points in `points`: min'd into `out` (out[0] for the first of them) where it is at most
+    /// `reach`² (written into it, `replacing`, with ∞ beyond).
+    static func envelope(_ f: UnsafePointer<Float>, length n: Int, reach: Int, points: Range<Int>, scratch: EnvelopeScratch,
                          into out: UnsafeMutablePointer<Float>, replacing: Bool = false) {
         let v = scratch.v, z = scratch.z, g = scratch.g
         var k = -1
@@ -238,25 +268,26 @@ enum DistanceBevel {
             z[k + 1] = .infinity
         }
         guard k >= 0 else {
-            if replacing { out.update(repeating: .infinity, count: n) }
+            if replacing { out.update(repeating: .infinity, count: points.count) }
             return
         }
         // Only points within `reach` of the parabola that is lowest there can be at most reach²:
         // the others are skipped (∞ when replacing), a stretch at a time.
-        var j = 0, p = 0
-        while p < n {
+        let first = points.lowerBound, end = points.upperBound
+        var j = 0, p = first
+        while p < end {
             while z[j + 1] < Double(p) { j += 1 }
             let apex = v[j]
             if p < apex - reach || p > apex + reach {
-                let next = p < apex - reach ? apex - reach : (j < k ? v[j + 1] - reach : n)
-                let end = min(max(next, p + 1), n)
-                if replacing { (out + p).update(repeating: .infinity, count: end - p) }
-                p = end
+                let next = p < apex - reach ? apex - reach : (j < k ? v[j + 1] - reach : end)
+                let stop = min(max(next, p + 1), end)
+                if replacing { (out + (p - first)).update(repeating: .infinity, count: stop - p) }
+                p = stop
                 continue
             }
             let dp = Double(p - apex)
             let value = Float(dp * dp + g[apex])
-            out[p] = replacing ? value : min(out[p], value)
+            out[p - first] = replacing ? value : min(out[p - first], value)
             p += 1
         }
     }
