@@ -76,8 +76,8 @@ enum HeightFieldEngine {
         }
         let cascade = Block.cascade(prepared, input: input, window: window, forEach: forEach)
         let style = prepared.parameters.style
-        return CoarseSeeds(inner: style == .outer ? nil : cascade.seedGrid(inverted: false, forEach: forEach),
-                           outer: style.reachesOutside ? cascade.seedGrid(inverted: true, forEach: forEach) : nil)
+        return CoarseSeeds(inner: style == .outer ? nil : Kernels.heightField.coarseSeedGrid(cascade, inverted: false, forEach: forEach),
+                           outer: style.reachesOutside ? Kernels.heightField.coarseSeedGrid(cascade, inverted: true, forEach: forEach) : nil)
     }
 
     /// With coarse levels, or an exact-distance profile whose halo is at least `wideHalo`, every
@@ -229,7 +229,8 @@ enum HeightFieldEngine {
         static func cascade(_ prepared: Prepared, input: InputBuffer, window: Rect,
                             forEach: @escaping ForEach = serially) -> CoarseCascade {
             let bounds = prepared.bounds.map { IntRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-            return CoarseCascade(levels: prepared.coarse, window: IntRect(window), bounds: bounds, forEach: forEach) { rect, into in
+            return Kernels.heightField.coarseCascade(levels: prepared.coarse, window: IntRect(window), bounds: bounds,
+                                                     forEach: forEach) { rect, into in
                 let r = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
                 guard prepared.channel != .alpha else {
                     let format = PixelFormat.rgbaFloat
@@ -250,8 +251,11 @@ enum HeightFieldEngine {
             let area = IntRect(window)
             if let seeds { return CoarseSeedPair(inner: seeds.inner?.seed(area), outer: seeds.outer?.seed(area)) }
             let cascade = Self.cascade(prepared, input: input, window: window), style = prepared.parameters.style
-            return CoarseSeedPair(inner: style == .outer ? nil : cascade.seed(inverted: false),
-                                  outer: style.reachesOutside ? cascade.seed(inverted: true) : nil)
+            func seed(inverted: Bool) -> CoarseCascade.Seed {
+                Kernels.heightField.coarseSeedGrid(cascade, inverted: inverted, forEach: serially).seed(area)
+            }
+            return CoarseSeedPair(inner: style == .outer ? nil : seed(inverted: false),
+                                  outer: style.reachesOutside ? seed(inverted: true) : nil)
         }
 
 

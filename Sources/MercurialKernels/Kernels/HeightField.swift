@@ -167,6 +167,11 @@ public protocol HeightFieldKernel {
     static func coreImageRows(width: Int, height: Int, weights: [[Float]], seed: CoarseCascade.Seed?,
                               readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                               emit: (Int, UnsafePointer<Float>) -> Void)
+    /// The coarse levels over `window`, with the mask's moments (`CoarseLoops.cascade`).
+    static func coarseCascade(levels: [CoarseLevel], window: IntRect, bounds: IntRect?, forEach: ForEach,
+                              read: (IntRect, UnsafeMutablePointer<Float>) -> Void) -> CoarseCascade
+    /// Their last level's blurred grid (`CoarseLoops.seedGrid`).
+    static func coarseSeedGrid(_ cascade: CoarseCascade, inverted: Bool, forEach: ForEach) -> CoarseCascade.SeedGrid
 }
 
 /// The coarse levels' seeds of a window for a style's two sides (nil where a side has none).
@@ -208,7 +213,7 @@ public enum HeightField {
             let coarse = coarseCascade(parameters.coarseLevels, window: window, origin: origin, inset: inset)
             let fine = inset == 0 ? mask : mask.cropped(x: inset, y: inset, width: mask.width - 2 * inset, height: mask.height - 2 * inset)
             return coreImage(mask: fine, weights: parameters.fineSigmas.map(gaussianWeights), halo: parameters.streamHalo,
-                             seed: coarse?.seed(inverted: false))
+                             seed: coarse.map { CoarseLoops.seed($0, inverted: false) })
         case .round, .linear, .smooth:
             return DistanceBevel.compute(mask: mask, radius: Float(parameters.effectiveRadius),
                                          profile: parameters.profile, halo: halo)
@@ -234,7 +239,8 @@ public enum HeightField {
             let coarse = coarseCascade(p.coarseLevels, window: window, origin: origin, inset: inset)
             return window.pixels.withUnsafeBufferPointer { m in
                 styledStream(p, weights: p.fineSigmas.map(gaussianWeights), width: fw, height: window.height - 2 * inset,
-                             seeds: CoarseSeedPair(inner: coarse?.seed(inverted: false), outer: coarse?.seed(inverted: true))) {
+                             seeds: CoarseSeedPair(inner: coarse.map { CoarseLoops.seed($0, inverted: false) },
+                                                   outer: coarse.map { CoarseLoops.seed($0, inverted: true) })) {
                     first, count, into in
                     for r in 0..<count {
                         (into + r * fw).update(from: m.baseAddress! + (inset + first + r) * window.width + inset, count: fw)
@@ -429,6 +435,14 @@ public enum HeightField {
 
     // MARK: Core Image profile
 
+    public static func coarseCascade(levels: [CoarseLevel], window: IntRect, bounds: IntRect?, forEach: ForEach,
+                                     read: (IntRect, UnsafeMutablePointer<Float>) -> Void) -> CoarseCascade {
+        CoarseLoops.cascade(levels: levels, window: window, bounds: bounds, forEach: forEach, read: read)
+    }
+
+    public static func coarseSeedGrid(_ cascade: CoarseCascade, inverted: Bool, forEach: ForEach) -> CoarseCascade.SeedGrid {
+        CoarseLoops.seedGrid(cascade, inverted: inverted, forEach: forEach)
+    }
 
     /// The coarse levels of a whole window (its origin in the image given) for its inner window
     /// `inset` pixels in on every side, the mask read from the window itself; nil without levels.
@@ -437,7 +451,7 @@ public enum HeightField {
         let inner = IntRect(x: origin.x + inset, y: origin.y + inset, width: window.width - 2 * inset, height: window.height - 2 * inset)
         let whole = IntRect(x: origin.x, y: origin.y, width: window.width, height: window.height)
         return window.pixels.withUnsafeBufferPointer { m in
-            CoarseCascade(levels: levels, window: inner, bounds: whole) { rect, into in
+            CoarseLoops.cascade(levels: levels, window: inner, bounds: whole) { rect, into in
                 for r in 0..<rect.height {
                     let from = m.baseAddress! + (rect.y - origin.y + r) * window.width + (rect.x - origin.x)
                     (into + r * rect.width).update(from: from, count: rect.width)
@@ -517,7 +531,7 @@ public enum HeightField {
             var rowIndex = j
             var src = UnsafePointer(cascade.maskRow(j))
             if let seed {
-                seed.row(j, mask: src, into: seedRow, scratch: seedRow + w)
+                CoarseLoops.seedRow(seed, j, mask: src, into: seedRow, scratch: seedRow + w)
                 src = UnsafePointer(seedRow)
             }
             var complete = true

@@ -16,6 +16,12 @@
 // Every value depends only on the cells it reads, with the same arithmetic wherever a window starts:
 // any tiling gives the same bits.
 
+#if MERCURIAL_KERNELS_V3
+import MercurialKernels // the types below are compiled once, in MercurialKernels; this copy is the x86-64-v3 loops
+#else
+
+// MARK: Types (compiled once, into MercurialKernels)
+
 /// One level of the cascade made on a coarse grid.
 public struct CoarseLevel: Sendable, Equatable {
     public let sigma: Double
@@ -52,17 +58,17 @@ public struct IntRect: Sendable, Equatable {
 }
 
 @inline(__always)
-func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+package func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
 /// A grid of floats over a rectangle of cells.
-struct Grid: Sendable {
-    let area: IntRect
-    var values: [Float]
-    init(_ area: IntRect) {
+package struct Grid: Sendable {
+    package let area: IntRect
+    package var values: [Float]
+    package init(_ area: IntRect) {
         self.area = area
         values = [Float](repeating: 0, count: max(area.width, 0) * max(area.height, 0))
     }
-    @inline(__always) func index(_ i: Int, _ j: Int) -> Int { (j - area.y) * area.width + (i - area.x) }
+    @inline(__always) package func index(_ i: Int, _ j: Int) -> Int { (j - area.y) * area.width + (i - area.x) }
 }
 
 /// Runs body(i) for every i in 0..<count, each once, on any threads (the host's pool); returns
@@ -79,9 +85,9 @@ public struct CoarseCascade {
     public let window: IntRect
     /// Cells of each level's blurred grid needed (the last level's: under the window; each other's:
     /// under the next level's cells) and of each level's cell means (that ± the level's taps).
-    let blurred: [IntRect], means: [IntRect]
+    package let blurred: [IntRect], means: [IntRect]
     /// Moments of the mask over `means[k]`: Σm for every level, Σm·dx, Σm·dy, Σm·dx·dy for k ≥ 1.
-    var m0: [Grid], mx: [Grid], my: [Grid], mxy: [Grid]
+    package var m0: [Grid], mx: [Grid], my: [Grid], mxy: [Grid]
 
     /// The pixels whose mask the levels read: level 0's cell means' (the widest).
     public var reach: IntRect {
@@ -126,11 +132,9 @@ public struct CoarseCascade {
         return (blurred, means)
     }
 
-    /// Makes the mask's moments over every level's cells. `read(rect, into)` writes the raw mask of
-    /// `rect` (rows of rect.width; any floats, sanitized here); it is asked only for pixels inside
-    /// `bounds`, the mask being 0 outside.
-    public init(levels: [CoarseLevel], window: IntRect, bounds: IntRect?, forEach: ForEach = serially,
-                read: (IntRect, UnsafeMutablePointer<Float>) -> Void) {
+    /// Lays out the cells each level needs under `window`, every moment 0 (the loops add the
+    /// mask's: `HeightField.coarseCascade`).
+    package init(levels: [CoarseLevel], window: IntRect) {
         precondition(!levels.isEmpty && !window.isEmpty)
         self.levels = levels
         self.window = window
@@ -139,7 +143,7 @@ public struct CoarseCascade {
         blurred = zip(xs.blurred, ys.blurred).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
         means = zip(xs.means, ys.means).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
         m0 = means.map(Grid.init)
-        // Each grid its own storage: the bands below write through pointers, with no copy on write.
+        // Each grid its own storage: the loops write through pointers, with no copy on write.
         let areas = means
         func firstMoments() -> [Grid] {
             areas.enumerated().map { $0.offset == 0 ? Grid(IntRect(x: 0, y: 0, width: 0, height: 0)) : Grid($0.element) }
@@ -147,30 +151,14 @@ public struct CoarseCascade {
         mx = firstMoments()
         my = firstMoments()
         mxy = firstMoments()
-        var area = reach
-        if let bounds { area = area.intersection(bounds) }
-        guard !area.isEmpty else { return }
-        // Bands of rows on the coarsest grid's cell rows (so on every grid's): each band adds into
-        // cells of its own, in the same order as one pass would.
-        let s0 = levels[0].spacing, bandRows = 8 * s0
-        let firstBand = floorDiv(area.y, bandRows), bands = floorDiv(area.maxY - 1, bandRows) - firstBand + 1
-        let grids = Pointers(self)
-        let (levels, means) = (self.levels, self.means)
-        withoutActuallyEscaping(read) { read in
-            forEach(bands) { b in
-                let y0 = max(area.y, (firstBand + b) * bandRows), y1 = min(area.maxY, (firstBand + b + 1) * bandRows)
-                Self.accumulate(IntRect(x: area.x, y: y0, width: area.width, height: y1 - y0), levels: levels, means: means,
-                                grids: grids, read: read)
-            }
-        }
     }
 
     /// Where each level's moment grids lie (taken once, so that bands on several threads write
     /// into them without touching the arrays' reference counts).
-    struct Pointers {
-        let m0: [UnsafeMutablePointer<Float>], mx: [UnsafeMutablePointer<Float>?], my: [UnsafeMutablePointer<Float>?],
+    package struct Pointers {
+        package let m0: [UnsafeMutablePointer<Float>], mx: [UnsafeMutablePointer<Float>?], my: [UnsafeMutablePointer<Float>?],
             mxy: [UnsafeMutablePointer<Float>?]
-        init(_ c: CoarseCascade) {
+        package init(_ c: CoarseCascade) {
             func base(_ g: Grid) -> UnsafeMutablePointer<Float>? {
                 g.values.isEmpty ? nil : UnsafeMutablePointer(mutating: g.values.withUnsafeBufferPointer { $0.baseAddress! })
             }
@@ -181,11 +169,96 @@ public struct CoarseCascade {
         }
     }
 
+    /// The last level's blurred grid, read back by `Seed`s of windows inside the window it was
+    /// made for.
+    public struct SeedGrid: Sendable {
+        package let grid: Grid
+        package let spacing: Int
+        public let covers: IntRect
+
+        package init(grid: Grid, spacing: Int, covers: IntRect) {
+            self.grid = grid
+            self.spacing = spacing
+            self.covers = covers
+        }
+
+        /// The seed rows of `window`, which must lie inside `covers`.
+        public func seed(_ window: IntRect) -> Seed {
+            precondition(window.intersection(covers) == window, "a seed's window lies inside its grid's")
+            return Seed(grid: grid, spacing: spacing, window: window)
+        }
+    }
+
+    /// The last coarse level read back at full resolution: row y of the window (0-based) is
+    /// mask × the bilinear field, the fine cascade's first input.
+    public struct Seed: Sendable {
+        package let grid: Grid
+        package let spacing: Int
+        package let window: IntRect
+        /// Per window column: the left cell and the weight of the right one.
+        package let cell: [Int], weight: [Float]
+
+        init(grid: Grid, spacing s: Int, window: IntRect) {
+            self.grid = grid
+            self.spacing = s
+            self.window = window
+            var cell = [Int](), weight = [Float]()
+            for x in window.x..<window.maxX {
+                let (i, t) = Seed.position(x, spacing: s)
+                cell.append(i - grid.area.x)
+                weight.append(t)
+            }
+            self.cell = cell
+            self.weight = weight
+        }
+
+        /// Where pixel x lies between cell centres: the left cell, and how far towards the next.
+        @inline(__always)
+        package static func position(_ x: Int, spacing s: Int) -> (Int, Float) {
+            let n = 2 * x - s + 1, i = floorDiv(n, 2 * s)
+            return (i, Float(n - 2 * s * i) / Float(2 * s))
+        }
+
+        /// Floats of scratch `CoarseLoops.seedRow` needs.
+        public var scratchCount: Int { grid.area.width }
+    }
+}
+
+#endif
+
+// MARK: Loops (compiled for each CPU build)
+
+/// The coarse cascade's loops: its moments, levels, blurs and seed rows.
+public enum CoarseLoops {
+    /// The coarse levels over `window` with the mask's moments over every level's cells.
+    /// `read(rect, into)` writes the raw mask of `rect` (rows of rect.width; any floats, sanitized
+    /// here); it is asked only for pixels inside `bounds`, the mask being 0 outside.
+    public static func cascade(levels: [CoarseLevel], window: IntRect, bounds: IntRect?, forEach: ForEach = serially,
+                               read: (IntRect, UnsafeMutablePointer<Float>) -> Void) -> CoarseCascade {
+        let cascade = CoarseCascade(levels: levels, window: window)
+        var area = cascade.reach
+        if let bounds { area = area.intersection(bounds) }
+        guard !area.isEmpty else { return cascade }
+        // Bands of rows on the coarsest grid's cell rows (so on every grid's): each band adds into
+        // cells of its own, in the same order as one pass would.
+        let s0 = levels[0].spacing, bandRows = 8 * s0
+        let firstBand = floorDiv(area.y, bandRows), bands = floorDiv(area.maxY - 1, bandRows) - firstBand + 1
+        let grids = CoarseCascade.Pointers(cascade)
+        withoutActuallyEscaping(read) { read in
+            forEach(bands) { b in
+                let y0 = max(area.y, (firstBand + b) * bandRows), y1 = min(area.maxY, (firstBand + b + 1) * bandRows)
+                accumulate(IntRect(x: area.x, y: y0, width: area.width, height: y1 - y0), levels: levels,
+                           means: cascade.means, grids: grids, read: read)
+            }
+        }
+        return cascade
+    }
+
     /// Rows of mask read at a time.
     static let batch = 16
 
     /// Adds the mask of `area` into the moments, a batch of rows at a time.
-    static func accumulate(_ area: IntRect, levels: [CoarseLevel], means: [IntRect], grids: Pointers,
+    static func accumulate(_ area: IntRect, levels: [CoarseLevel], means: [IntRect], grids: CoarseCascade.Pointers,
                            read: (IntRect, UnsafeMutablePointer<Float>) -> Void) {
         let finest = levels.count - 1, sf = levels[finest].spacing
         // Columns from the first cell of the coarsest grid that `area` touches (a cell of every grid).
@@ -193,13 +266,13 @@ public struct CoarseCascade {
         let lead = area.x - x0, columns = area.maxX - x0
         let cellCounts = levels.map { (columns + $0.spacing - 1) / $0.spacing }
         // A row of mask; per level, the row's sums over each cell: Σm (a) and Σm·dx (b).
-        let rows = UnsafeMutablePointer<Float>.allocate(capacity: Self.batch * area.width)
+        let rows = UnsafeMutablePointer<Float>.allocate(capacity: batch * area.width)
         let row = UnsafeMutablePointer<Float>.allocate(capacity: cellCounts[finest] * sf)
         let sums = cellCounts.map { UnsafeMutablePointer<Float>.allocate(capacity: 2 * $0 + 2) }
         defer { rows.deallocate(); row.deallocate(); sums.forEach { $0.deallocate() } }
         row.initialize(repeating: 0, count: cellCounts[finest] * sf)
-        for first in stride(from: area.y, to: area.maxY, by: Self.batch) {
-            let count = min(Self.batch, area.maxY - first)
+        for first in stride(from: area.y, to: area.maxY, by: batch) {
+            let count = min(batch, area.maxY - first)
             read(IntRect(x: area.x, y: first, width: area.width, height: count), rows)
             for r in 0..<count {
                 var any = false
@@ -220,7 +293,7 @@ public struct CoarseCascade {
     /// into each level's moments: the finest grid's cell sums from the row, each coarser one's
     /// from its two halves.
     static func addRow(_ y: Int, row: UnsafePointer<Float>, sums: [UnsafeMutablePointer<Float>], cellCounts: [Int],
-                       firstColumn x0: Int, levels: [CoarseLevel], means: [IntRect], grids: Pointers) {
+                       firstColumn x0: Int, levels: [CoarseLevel], means: [IntRect], grids: CoarseCascade.Pointers) {
         let finest = levels.count - 1, sf = levels[finest].spacing
         let a = sums[finest], b = sums[finest] + cellCounts[finest] + 1
         for c in 0..<cellCounts[finest] {
@@ -267,11 +340,15 @@ public struct CoarseCascade {
         }
     }
 
-    /// The last level's blurred grid, from the mask (or, `inverted`, from 1 − mask): the seed of
-    /// `window` and of any window inside it.
-    public func seed(inverted: Bool) -> Seed { seedGrid(inverted: inverted).seed(window) }
+    /// The seed of the cascade's window, from the mask (or, `inverted`, from 1 − mask).
+    public static func seed(_ cascade: CoarseCascade, inverted: Bool) -> CoarseCascade.Seed {
+        seedGrid(cascade, inverted: inverted).seed(cascade.window)
+    }
 
-    public func seedGrid(inverted: Bool, forEach: ForEach = serially) -> SeedGrid {
+    /// The last level's blurred grid, from the mask (or, `inverted`, from 1 − mask): the seed of
+    /// the cascade's window and of any window inside it.
+    public static func seedGrid(_ c: CoarseCascade, inverted: Bool, forEach: ForEach = serially) -> CoarseCascade.SeedGrid {
+        let (levels, means, blurred, m0, mx, my, mxy) = (c.levels, c.means, c.blurred, c.m0, c.mx, c.my, c.mxy)
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
             let s = levels[k].spacing, area = means[k]
@@ -310,23 +387,9 @@ public struct CoarseCascade {
                     }
                 }
             }
-            previous = Self.blur(mean, to: blurred[k], weights: levels[k].weights, forEach: forEach)
+            previous = blur(mean, to: blurred[k], weights: levels[k].weights, forEach: forEach)
         }
-        return SeedGrid(grid: previous, spacing: levels.last!.spacing, covers: window)
-    }
-
-    /// The last level's blurred grid, read back by `Seed`s of windows inside the window it was
-    /// made for.
-    public struct SeedGrid: Sendable {
-        let grid: Grid
-        let spacing: Int
-        public let covers: IntRect
-
-        /// The seed rows of `window`, which must lie inside `covers`.
-        public func seed(_ window: IntRect) -> Seed {
-            precondition(window.intersection(covers) == window, "a seed's window lies inside its grid's")
-            return Seed(grid: grid, spacing: spacing, window: window)
-        }
+        return CoarseCascade.SeedGrid(grid: previous, spacing: levels.last!.spacing, covers: c.window)
     }
 
     /// `grid` blurred by the one-sided `weights`, over `area` (grid covers area ± taps). Rows
@@ -346,7 +409,7 @@ public struct CoarseCascade {
             for i in 0..<grid.area.width where whole[i] != 0 { any = true; break }
             flags[j] = any
             guard any else { return }
-            Self.taps(whole + (area.x - grid.area.x), stride: 1, weights: weights, into: mid + j * w, count: w)
+            taps(whole + (area.x - grid.area.x), stride: 1, weights: weights, into: mid + j * w, count: w)
         }
         // before[j]: how many rows before j have a value ≠ 0.
         var before = [Int](repeating: 0, count: rows + 1)
@@ -356,7 +419,7 @@ public struct CoarseCascade {
         forEach(area.height) { r in
             let row = area.y + r - grid.area.y
             guard before[row + t + 1] - before[row - t] > 0 else { return }
-            Self.taps(mid + row * w, stride: w, weights: weights, into: dst + r * w, count: w)
+            taps(mid + row * w, stride: w, weights: weights, into: dst + r * w, count: w)
         }
         return withExtendedLifetime(across) { out }
     }
@@ -387,58 +450,26 @@ public struct CoarseCascade {
         }
     }
 
-    /// The last coarse level read back at full resolution: row y of the window (0-based) is
-    /// mask × the bilinear field, the fine cascade's first input.
-    public struct Seed: Sendable {
-        let grid: Grid
-        let spacing: Int
-        let window: IntRect
-        /// Per window column: the left cell and the weight of the right one.
-        let cell: [Int], weight: [Float]
-
-        init(grid: Grid, spacing s: Int, window: IntRect) {
-            self.grid = grid
-            self.spacing = s
-            self.window = window
-            var cell = [Int](), weight = [Float]()
-            for x in window.x..<window.maxX {
-                let (i, t) = Seed.position(x, spacing: s)
-                cell.append(i - grid.area.x)
-                weight.append(t)
-            }
-            self.cell = cell
-            self.weight = weight
+    /// Window row y of `seed`: mask[x] × the field, into `into` (the window's width of values).
+    /// `mask` is sanitized; where it is 0 the seed is +0. `scratch`: seed.scratchCount floats.
+    static func seedRow(_ seed: CoarseCascade.Seed, _ y: Int, mask: UnsafePointer<Float>, into: UnsafeMutablePointer<Float>,
+                    scratch: UnsafeMutablePointer<Float>) {
+    let (grid, spacing, window, cell, weight) = (seed.grid, seed.spacing, seed.window, seed.cell, seed.weight)
+        let (j, v) = CoarseCascade.Seed.position(window.y + y, spacing: spacing)
+        let w = grid.area.width
+        grid.values.withUnsafeBufferPointer { g in
+            let top = g.baseAddress! + (j - grid.area.y) * w, bottom = top + w
+            for i in 0..<w { scratch[i] = top[i] + v * (bottom[i] - top[i]) }
         }
-
-        /// Where pixel x lies between cell centres: the left cell, and how far towards the next.
-        @inline(__always)
-        static func position(_ x: Int, spacing s: Int) -> (Int, Float) {
-            let n = 2 * x - s + 1, i = floorDiv(n, 2 * s)
-            return (i, Float(n - 2 * s * i) / Float(2 * s))
-        }
-
-        /// Window row y's seed: mask[x] × the field, into `into` (window.width values). `mask` is
-        /// sanitized; where it is 0 the seed is +0.
-        public func row(_ y: Int, mask: UnsafePointer<Float>, into: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
-            let (j, v) = Seed.position(window.y + y, spacing: spacing)
-            let w = grid.area.width
-            grid.values.withUnsafeBufferPointer { g in
-                let top = g.baseAddress! + (j - grid.area.y) * w, bottom = top + w
-                for i in 0..<w { scratch[i] = top[i] + v * (bottom[i] - top[i]) }
-            }
-            cell.withUnsafeBufferPointer { cells in
-                weight.withUnsafeBufferPointer { weights in
-                    for x in 0..<window.width {
-                        let m = mask[x]
-                        guard m != 0 else { into[x] = 0; continue }
-                        let i = cells[x], t = weights[x]
-                        into[x] = m * (scratch[i] + t * (scratch[i + 1] - scratch[i]))
-                    }
+        cell.withUnsafeBufferPointer { cells in
+            weight.withUnsafeBufferPointer { weights in
+                for x in 0..<window.width {
+                    let m = mask[x]
+                    guard m != 0 else { into[x] = 0; continue }
+                    let i = cells[x], t = weights[x]
+                    into[x] = m * (scratch[i] + t * (scratch[i + 1] - scratch[i]))
                 }
             }
         }
-
-        /// Floats of scratch `row` needs.
-        public var scratchCount: Int { grid.area.width }
     }
 }
