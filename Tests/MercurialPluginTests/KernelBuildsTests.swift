@@ -27,6 +27,12 @@ final class KernelBuildsTests: PluginTestCase {
              "smoothness=0.4", "light2-enabled=true", "shadow-color=rgba(0,0,0.2,0.5)", "shininess=12"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
              "style=outer-bevel", "radius=7", "soften=1.5"],
+            // Sizes with coarse levels (σ ≥ 12): the coarse cascade's loops, inner and inverted.
+            ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "radius=40"],
+            ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
+             "style=emboss", "radius=60", "soften=2"],
+            ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
+             "style=outer-bevel", "profile=round", "radius=30"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:liquid-metal", "style=pillow-emboss",
              "technique=chisel-soft", "radius=6", "gloss-contour=ring", "custom-light=true", "light-angle=45"],
             // The maps' numbers relabelled as linear (gegl:cast-format), so that the file holds them
