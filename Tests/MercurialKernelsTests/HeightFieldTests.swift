@@ -278,6 +278,36 @@ final class HeightFieldTests: XCTestCase {
         }
     }
 
+    /// Within a small reach the distances are each point's minimum over the points in reach, not
+    /// the lower envelope: both give the same bits, on masks with edges everywhere and nowhere.
+    func testDirectMinimumAndEnvelopeAgree() {
+        var empty = Plane(width: 30, height: 26)
+        for i in empty.pixels.indices { empty.pixels[i] = 1 }
+        let masks = [Masks.disc(width: 61, height: 47, cx: 29.3, cy: 22.8, r: 17.2), Masks.strokes(width: 50, height: 44),
+                     Masks.random(width: 40, height: 36, seed: 4), empty]
+        for (n, mask) in masks.enumerated() {
+            for reach in [1, 4, 9] {
+                let inset = reach + 3
+                let (direct, envelope) = mask.pixels.withUnsafeBufferPointer { m in
+                    (DistanceBevel.crossingDistances(m.baseAddress!, width: mask.width, height: mask.height, reach: reach,
+                                                     inset: inset, directReach: reach),
+                     DistanceBevel.crossingDistances(m.baseAddress!, width: mask.width, height: mask.height, reach: reach,
+                                                     inset: inset, directReach: 0))
+                }
+                XCTAssertEqual(direct.count, (mask.width - 2 * inset) * (mask.height - 2 * inset))
+                let limit = Float(reach * reach)
+                for i in direct.indices {
+                    if envelope[i] <= limit {
+                        XCTAssertEqual(direct[i].bitPattern, envelope[i].bitPattern, "mask \(n) reach \(reach) pixel \(i)")
+                    } else {
+                        XCTAssertGreaterThan(direct[i], limit, "mask \(n) reach \(reach) pixel \(i)")
+                    }
+                }
+                if n < 2 { XCTAssertTrue(direct.contains { $0 > 0 && $0 <= limit }, "mask \(n) reach \(reach)") }
+            }
+        }
+    }
+
     /// Sub-pixel: moving an anti-aliased straight edge by 0.1 px moves the height by 0.1 / R.
     func testSubPixelEdgeMovesHeightSmoothly() {
         func column(edge: Double) -> Plane {

@@ -319,7 +319,7 @@ enum HeightFieldEngine {
             guard streams(prepared.parameters) else {
                 var mask = Plane(width: window.width, height: window.height)
                 mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
-                return write(Kernels.heightField.styled(window: mask, parameters: prepared.parameters,
+                return write(Kernels.heightField.styled(window: consume mask, parameters: prepared.parameters,
                                                         origin: (window.x, window.y)), to: emit)
             }
             guard prepared.parameters.isPlainInner else {

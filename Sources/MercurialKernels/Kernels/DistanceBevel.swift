@@ -91,7 +91,7 @@ enum DistanceBevel {
     /// keeps only what the output reads: the distances along rows in its columns, down columns in
     /// its rows.
     static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
-                                  inset: Int) -> [Float] {
+                                  inset: Int, directReach: Int = directReach) -> [Float] {
         let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
         // The distances along the lines, one direction then the other; two rows of crossings.
         let f = UnsafeMutablePointer<Float>.allocate(capacity: max(ow * h, w * oh))
@@ -99,18 +99,59 @@ enum DistanceBevel {
         let scratch = EnvelopeScratch(length: max(w, h))
         defer { f.deallocate(); t.deallocate(); scratch.deallocate() }
         t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
+        // Within a small reach, each point's minimum over the points in reach costs less than the
+        // envelope (and gives the same values).
+        let direct = reach <= directReach && inset >= reach
         return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
             // Horizontal segments: along every row (kept in the output's columns), then the envelope
             // down each of those columns (which writes every output pixel).
             alongRows(m, width: w, height: h, reach: reach, columns: columns, crossings: t, into: f)
-            envelopeDownColumns(f, width: ow, height: h, reach: reach, rows: rows, scratch: scratch, into: o.baseAddress!)
+            if direct {
+                nearestDownColumns(f, width: ow, reach: reach, rows: rows, into: o.baseAddress!)
+            } else {
+                envelopeDownColumns(f, width: ow, height: h, reach: reach, rows: rows, scratch: scratch, into: o.baseAddress!)
+            }
             // Vertical segments: down every column (kept in the output's rows), then the envelope
             // along each of those rows.
             alongColumns(m, width: w, height: h, reach: reach, rows: rows, crossings: t, into: f)
             for y in 0..<oh {
-                envelope(f + y * w, length: w, reach: reach, points: columns, scratch: scratch, into: o.baseAddress! + y * ow)
+                if direct {
+                    nearestAlongRow(f + y * w, reach: reach, points: columns, into: o.baseAddress! + y * ow)
+                } else {
+                    envelope(f + y * w, length: w, reach: reach, points: columns, scratch: scratch, into: o.baseAddress! + y * ow)
+                }
             }
             count = ow * oh
+        }
+    }
+
+    /// The largest reach at which `nearestDownColumns` and `nearestAlongRow` replace the envelopes.
+    static let directReach = 24
+
+    /// `envelopeDownColumns` within a small reach, directly: min over |k| ≤ reach of f(p + k) + k²,
+    /// rows of all columns at once (f: rows of `w`, at least `reach` rows around `rows`; `out`: rows
+    /// of `w`, rows.count of them). Where that is above reach² it is some value above reach², as
+    /// the envelope's ∞ is.
+    static func nearestDownColumns(_ f: UnsafePointer<Float>, width w: Int, reach: Int, rows: Range<Int>,
+                                   into out: UnsafeMutablePointer<Float>) {
+        for y in rows {
+            let o = out + (y - rows.lowerBound) * w
+            o.update(from: f + y * w, count: w)
+            for k in Swift.stride(from: 1, through: reach, by: 1) {
+                let above = f + (y - k) * w, below = f + (y + k) * w, kk = Float(k * k)
+                for x in 0..<w { o[x] = min(o[x], min(above[x], below[x]) + kk) }
+            }
+        }
+    }
+
+    /// `envelope` along one line within a small reach, directly (f: at least `reach` points around
+    /// `points`), min'd into `out` (out[0] for the first point).
+    static func nearestAlongRow(_ f: UnsafePointer<Float>, reach: Int, points: Range<Int>, into out: UnsafeMutablePointer<Float>) {
+        let n = points.count, centre = f + points.lowerBound
+        for x in 0..<n { out[x] = min(out[x], centre[x]) }
+        for k in Swift.stride(from: 1, through: reach, by: 1) {
+            let left = centre - k, right = centre + k, kk = Float(k * k)
+            for x in 0..<n { out[x] = min(out[x], min(left[x], right[x]) + kk) }
         }
     }
 

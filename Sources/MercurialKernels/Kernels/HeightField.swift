@@ -160,7 +160,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
 /// The entry points the plug-in calls, in whichever build suits the CPU (both builds conform).
 public protocol HeightFieldKernel {
-    static func styled(window: Plane, parameters p: HeightFieldParameters, origin: (x: Int, y: Int)) -> (heights: Plane, coverage: Plane?)
+    static func styled(window: consuming Plane, parameters p: HeightFieldParameters, origin: (x: Int, y: Int)) -> (heights: Plane, coverage: Plane?)
     static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width: Int, height: Int,
                              seeds: CoarseSeedPair,
                              readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void) -> (heights: Plane, coverage: Plane?)
@@ -198,19 +198,20 @@ public enum HeightField {
     /// (window.width − 2·halo) × (window.height − 2·halo). Mask values are clamped to [0, 1],
     /// NaN reads as 0. `origin`: the window's first pixel in the image (the coarse grids are the
     /// image's, so any tiling gives the same bits).
-    public static func compute(window: Plane, parameters: HeightFieldParameters, origin: (x: Int, y: Int) = (0, 0)) -> Plane {
+    public static func compute(window: consuming Plane, parameters: HeightFieldParameters, origin: (x: Int, y: Int) = (0, 0)) -> Plane {
         precondition(window.channels == 1)
         guard parameters.isPlainInner else { return styled(window: window, parameters: parameters, origin: origin).heights }
         let halo = parameters.halo
         let outW = window.width - 2 * halo, outH = window.height - 2 * halo
         guard outW > 0, outH > 0 else { return Plane(width: max(outW, 0), height: max(outH, 0)) }
-        var mask = window
+        // The window is the kernel's own: sanitized in place, not copied.
+        var mask = consume window
         for i in mask.pixels.indices { mask.pixels[i] = sanitizedMask(mask.pixels[i]) }
         if parameters.returnsMask { return mask }
         switch parameters.profile {
         case .coreImage:
             let inset = halo - parameters.streamHalo
-            let coarse = coarseCascade(parameters.coarseLevels, window: window, origin: origin, inset: inset)
+            let coarse = coarseCascade(parameters.coarseLevels, window: mask, origin: origin, inset: inset)
             let fine = inset == 0 ? mask : mask.cropped(x: inset, y: inset, width: mask.width - 2 * inset, height: mask.height - 2 * inset)
             return coreImage(mask: fine, weights: parameters.fineSigmas.map(gaussianWeights), halo: parameters.streamHalo,
                              seed: coarse.map { CoarseLoops.seed($0, inverted: false) })
@@ -227,7 +228,7 @@ public enum HeightField {
     /// and whatever lies beyond the image, is the inside of the outer side); the sides are combined,
     /// then blurred by the soften Gaussian. Also returns the outside styles' coverage
     /// min(1, W·(1 − H(1 − m, W))) over the output (nil for the inner style).
-    public static func styled(window: Plane, parameters p: HeightFieldParameters,
+    public static func styled(window: consuming Plane, parameters p: HeightFieldParameters,
                               origin: (x: Int, y: Int) = (0, 0)) -> (heights: Plane, coverage: Plane?) {
         precondition(window.channels == 1)
         let halo = p.halo, soft = p.softenTaps
@@ -248,7 +249,7 @@ public enum HeightField {
                 }
             }
         }
-        var mask = window
+        var mask = consume window // the kernel's own: sanitized in place, not copied
         for i in mask.pixels.indices { mask.pixels[i] = sanitizedMask(mask.pixels[i]) }
         // The sides over the output grown by the soften taps (halo = side's halo + soft). The
         // exact-distance profiles measure both sides to the same edge in one distance transform.
