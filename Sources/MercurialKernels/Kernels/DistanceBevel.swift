@@ -244,7 +244,7 @@ enum DistanceBevel {
     /// lines `lineStride` floats apart, a cache line more than their length, so that the columns
     /// of one row land in different cache sets.
     struct EnvelopeScratch {
-        static let columns = 16
+        static let columns = 32
         let v: UnsafeMutablePointer<Int>, z: UnsafeMutablePointer<Double>, g: UnsafeMutablePointer<Double>
         let lines: UnsafeMutablePointer<Float>, results: UnsafeMutablePointer<Float>
         let lineStride: Int
