@@ -96,29 +96,29 @@ enum DistanceBevel {
         // The distances along the lines, one direction then the other; two rows of crossings.
         let f = UnsafeMutablePointer<Float>.allocate(capacity: max(ow * h, w * oh))
         let t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
-        let scratch = EnvelopeScratch(length: max(w, h))
-        defer { f.deallocate(); t.deallocate(); scratch.deallocate() }
-        t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
         // Within a small reach, each point's minimum over the points in reach costs less than the
-        // envelope (and gives the same values).
+        // envelope (and gives the same values); the envelopes' room is made only for them.
         let direct = reach <= directReach && inset >= reach
+        let scratch = direct ? nil : EnvelopeScratch(length: max(w, h))
+        defer { f.deallocate(); t.deallocate(); scratch?.deallocate() }
+        t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
         return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
             // Horizontal segments: along every row (kept in the output's columns), then the envelope
             // down each of those columns (which writes every output pixel).
             alongRows(m, width: w, height: h, reach: reach, columns: columns, crossings: t, into: f)
-            if direct {
-                nearestDownColumns(f, width: ow, reach: reach, rows: rows, into: o.baseAddress!)
-            } else {
+            if let scratch {
                 envelopeDownColumns(f, width: ow, height: h, reach: reach, rows: rows, scratch: scratch, into: o.baseAddress!)
+            } else {
+                nearestDownColumns(f, width: ow, reach: reach, rows: rows, into: o.baseAddress!)
             }
             // Vertical segments: down every column (kept in the output's rows), then the envelope
             // along each of those rows.
             alongColumns(m, width: w, height: h, reach: reach, rows: rows, crossings: t, into: f)
             for y in 0..<oh {
-                if direct {
-                    nearestAlongRow(f + y * w, reach: reach, points: columns, into: o.baseAddress! + y * ow)
-                } else {
+                if let scratch {
                     envelope(f + y * w, length: w, reach: reach, points: columns, scratch: scratch, into: o.baseAddress! + y * ow)
+                } else {
+                    nearestAlongRow(f + y * w, reach: reach, points: columns, into: o.baseAddress! + y * ow)
                 }
             }
             count = ow * oh
@@ -138,8 +138,7 @@ enum DistanceBevel {
             let o = out + (y - rows.lowerBound) * w
             o.update(from: f + y * w, count: w)
             for k in Swift.stride(from: 1, through: reach, by: 1) {
-                let above = f + (y - k) * w, below = f + (y + k) * w, kk = Float(k * k)
-                for x in 0..<w { o[x] = min(o[x], min(above[x], below[x]) + kk) }
+                lower(o, toNearer: f + (y - k) * w, f + (y + k) * w, plus: Float(k * k), count: w)
             }
         }
     }
@@ -150,9 +149,16 @@ enum DistanceBevel {
         let n = points.count, centre = f + points.lowerBound
         for x in 0..<n { out[x] = min(out[x], centre[x]) }
         for k in Swift.stride(from: 1, through: reach, by: 1) {
-            let left = centre - k, right = centre + k, kk = Float(k * k)
-            for x in 0..<n { out[x] = min(out[x], min(left[x], right[x]) + kk) }
+            lower(out, toNearer: centre - k, centre + k, plus: Float(k * k), count: n)
         }
+    }
+
+    /// out[x] = min(out[x], min(a[x], b[x]) + kk) for x in 0 ..< n: the points k away on either
+    /// side, k² further.
+    @inline(__always)
+    static func lower(_ out: UnsafeMutablePointer<Float>, toNearer a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                      plus kk: Float, count n: Int) {
+        for x in 0..<n { out[x] = min(out[x], min(a[x], b[x]) + kk) }
     }
 
     /// Per point of each row of mask `m`: the squared distance to the row's nearest crossing (the
@@ -203,21 +209,14 @@ enum DistanceBevel {
             let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w
             crossings(m, width: w, height: h, row: p, right: false, into: row)
             let here = Double(p), before = Double(p - 1)
-            guard p >= rows.lowerBound else {
-                for x in 0..<w {
-                    var c = crossing[x]
-                    c = p > 0 && above[x] >= 0 ? before + Double(above[x]) : c
-                    crossing[x] = row[x] == 0 ? here : c
-                }
-                continue
+            for x in 0..<w {
+                let c = p > 0 && above[x] >= 0 ? before + Double(above[x]) : crossing[x]
+                crossing[x] = row[x] == 0 ? here : c
             }
+            guard p >= rows.lowerBound else { continue }
             let out = f + (p - rows.lowerBound) * w
             for x in 0..<w {
-                var c = crossing[x]
-                c = p > 0 && above[x] >= 0 ? before + Double(above[x]) : c
-                c = row[x] == 0 ? here : c
-                crossing[x] = c
-                let d = here - c
+                let d = here - crossing[x]
                 out[x] = d <= reach ? Float(d * d) : .infinity
             }
         }
@@ -226,15 +225,11 @@ enum DistanceBevel {
             let row = t
             crossings(m, width: w, height: h, row: p, right: false, into: row)
             let here = Double(p)
-            guard p < rows.upperBound else {
-                for x in 0..<w where row[x] >= 0 { crossing[x] = here + Double(row[x]) }
-                continue
-            }
+            for x in 0..<w { crossing[x] = row[x] >= 0 ? here + Double(row[x]) : crossing[x] }
+            guard p < rows.upperBound else { continue }
             let out = f + (p - rows.lowerBound) * w
             for x in 0..<w {
-                let c = row[x] >= 0 ? here + Double(row[x]) : crossing[x]
-                crossing[x] = c
-                let d = c - here
+                let d = crossing[x] - here
                 out[x] = min(out[x], d <= reach ? Float(d * d) : .infinity)
             }
         }
