@@ -68,7 +68,6 @@ package struct Grid: Sendable {
         self.area = area
         values = [Float](repeating: 0, count: max(area.width, 0) * max(area.height, 0))
     }
-    @inline(__always) package func index(_ i: Int, _ j: Int) -> Int { (j - area.y) * area.width + (i - area.x) }
 }
 
 /// Runs body(i) for every i in 0..<count, each once, on any threads (the host's pool); returns
