@@ -47,12 +47,12 @@ final class CoarseLevelsTests: XCTestCase {
     }
 
     /// Core Image's profile at every size within 1e-3 of the untruncated cascade (the levels of
-    /// σ ≥ 12 made on coarse grids). The outer style (the cascade of the inverted mask, 1 beyond the
+    /// sizes from 12 on, levels of σ ≥ 7.5 made on coarse grids). The outer style (the cascade of the inverted mask, 1 beyond the
     /// image) within 2e-3: the full-resolution levels alone, at radius 8, are 1.8e-3 from it there
     /// (in the concave corner between two shapes), and the coarse levels add nothing beyond that.
     func testLargeRadiiMatchTheFullGaussianReference() {
         let mask = Self.shape(width: 110, height: 90)
-        for radius in [8.0, 16, 45, 130, 250] {
+        for radius in [8.0, 15, 16, 45, 130, 240, 250] {
             let p = HeightFieldParameters(radius: radius)
             XCTAssertEqual(p.coarseLevels.isEmpty, radius < 12)
             let got = heightField(mask, p)
@@ -104,14 +104,24 @@ final class CoarseLevelsTests: XCTestCase {
         }
     }
 
-    /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 4 pixels a cell.
+    /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 3.75 pixels a
+    /// cell. From 12 on (a side's width), the full-resolution levels are those of σ < 7.5 whatever the size, so
+    /// their cost is bounded.
     func testSpacingAndRange() {
         XCTAssertEqual(HeightFieldParameters(radius: 250).effectiveRadius, 250)
         XCTAssertEqual(HeightFieldParameters(radius: 1e9).effectiveRadius, 250)
         let levels = HeightFieldParameters(radius: 250).coarseLevels
-        XCTAssertEqual(levels.map(\.spacing), [32, 16, 8, 4, 2])
-        for level in levels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 4) }
-        XCTAssertEqual(HeightFieldParameters(radius: 250).fineSigmas.count, 3)
+        XCTAssertEqual(levels.map(\.spacing), [64, 32, 16, 8, 4, 2])
+        for level in levels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 3.75) }
+        XCTAssertEqual(HeightFieldParameters(radius: 250).fineSigmas, [250.0 / 64, 250.0 / 128])
+        for radius in stride(from: 12.0, through: 250, by: 0.5) {
+            for style in BevelStyle.allCases {
+                let p = HeightFieldParameters(radius: radius, style: style)
+                guard p.sideRadius >= 12 else { continue } // (emboss and pillow: sides of R/2)
+                XCTAssertLessThan(p.fineSigmas.max() ?? 0, 7.5, "radius \(radius) \(style)")
+                XCTAssertEqual(p.coarseLevels.map(\.sigma) + p.fineSigmas, p.side(radius: p.sideRadius).sigmas)
+            }
+        }
         // The default sizes stay at full resolution (their pixels are unchanged).
         XCTAssertTrue(HeightFieldParameters(radius: 10).coarseLevels.isEmpty)
     }

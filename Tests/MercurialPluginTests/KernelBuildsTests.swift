@@ -27,7 +27,7 @@ final class KernelBuildsTests: PluginTestCase {
              "smoothness=0.4", "light2-enabled=true", "shadow-color=rgba(0,0,0.2,0.5)", "shininess=12"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
              "style=outer-bevel", "radius=7", "soften=1.5"],
-            // Sizes with coarse levels (σ ≥ 12): the coarse cascade's loops, inner and inverted.
+            // Sizes with coarse levels (from 12 on): the coarse cascade's loops, inner and inverted.
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "radius=40"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
              "style=emboss", "radius=60", "soften=2"],

@@ -113,10 +113,11 @@ public struct HeightFieldParameters: Sendable, Equatable {
         }
     }
 
-    /// Levels of σ ≥ minimumCoarseSigma are made on the coarsest grid with at least coarseRatio
-    /// pixels of σ per cell (see `CoarseCascade`); smaller ones, the default sizes' levels among
-    /// them, at full resolution.
-    public static let coarseRatio: Double = 4
+    /// From a radius of minimumCoarseSigma on, every level with coarseRatio pixels of σ or more per
+    /// cell of a grid of spacing 2 is made on the coarsest such grid (see `CoarseCascade`); the
+    /// smaller ones, and every level of smaller radii (the default sizes'), at full resolution.
+    /// (At 3.75, 250's levels have 3.9 pixels a cell, so their grids are twice as coarse as at 4.)
+    public static let coarseRatio: Double = 3.75
     public static let minimumCoarseSigma: Double = 12
 
     /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / coarseRatio
@@ -127,20 +128,25 @@ public struct HeightFieldParameters: Sendable, Equatable {
         return s
     }
 
-    static func isCoarse(_ sigma: Double) -> Bool { sigma >= minimumCoarseSigma }
+    /// Whether level σ of a cascade whose first level is `first` (its radius) is coarse.
+    static func isCoarse(_ sigma: Double, first: Double) -> Bool {
+        first >= minimumCoarseSigma && spacing(sigma: sigma) >= 2
+    }
 
     /// The Core Image levels made on coarse grids (the first, largest ones), for the plain inner
     /// profile or a style's side.
     public var coarseLevels: [CoarseLevel] {
         guard profile == .coreImage else { return [] }
         let source = isPlainInner ? self : side(radius: sideRadius)
-        return source.sigmas.filter(Self.isCoarse).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
+        let first = source.sigmas.first ?? 0
+        return source.sigmas.filter { Self.isCoarse($0, first: first) }.map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
     }
 
     /// The Core Image levels made at full resolution (after the coarse ones).
     public var fineSigmas: [Double] {
         let source = isPlainInner ? self : side(radius: sideRadius)
-        return source.sigmas.filter { !Self.isCoarse($0) }
+        let first = source.sigmas.first ?? 0
+        return source.sigmas.filter { !Self.isCoarse($0, first: first) }
     }
 
     /// How far the full-resolution cascade reaches around an output pixel (the window it streams
