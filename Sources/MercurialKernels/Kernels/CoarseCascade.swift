@@ -19,6 +19,7 @@
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the types below are compiled once, in MercurialKernels; this copy is the x86-64-v3 loops
 #else
+import Glibc
 
 // MARK: Types (compiled once, into MercurialKernels)
 
@@ -60,13 +61,28 @@ public struct IntRect: Sendable, Equatable {
 @inline(__always)
 package func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
-/// A grid of floats over a rectangle of cells.
+/// A grid of floats over a rectangle of cells. Its memory comes uninitialised: every loop that
+/// makes a grid writes each of its cells (the moments are zeroed first, by the threads that add
+/// into them), so no thread fills it with zeros while the others wait. Threads write disjoint
+/// cells through `base`; the storage is shared, never copied.
 package struct Grid: Sendable {
     package let area: IntRect
-    package var values: [Float]
+    package let storage: Storage
     package init(_ area: IntRect) {
         self.area = area
-        values = [Float](repeating: 0, count: max(area.width, 0) * max(area.height, 0))
+        storage = Storage(max(area.width, 0) * max(area.height, 0))
+    }
+    package var base: UnsafeMutablePointer<Float> { storage.base }
+    package var count: Int { storage.count }
+
+    package final class Storage: @unchecked Sendable {
+        package let base: UnsafeMutablePointer<Float>
+        package let count: Int
+        init(_ count: Int) {
+            base = .allocate(capacity: max(count, 1))
+            self.count = count
+        }
+        deinit { base.deallocate() }
     }
 }
 
@@ -131,8 +147,8 @@ public struct CoarseCascade {
         return (blurred, means)
     }
 
-    /// Lays out the cells each level needs under `window`, every moment 0 (the loops add the
-    /// mask's: `HeightField.coarseCascade`).
+    /// Lays out the cells each level needs under `window`, the moments uninitialised (the loops
+    /// zero them, then add the mask's: `CoarseLoops.cascade`).
     package init(levels: [CoarseLevel], window: IntRect) {
         precondition(!levels.isEmpty && !window.isEmpty)
         self.levels = levels
@@ -159,7 +175,7 @@ public struct CoarseCascade {
             mxy: [UnsafeMutablePointer<Float>?]
         package init(_ c: CoarseCascade) {
             func base(_ g: Grid) -> UnsafeMutablePointer<Float>? {
-                g.values.isEmpty ? nil : UnsafeMutablePointer(mutating: g.values.withUnsafeBufferPointer { $0.baseAddress! })
+                g.count == 0 ? nil : g.base
             }
             m0 = c.m0.map { base($0)! }
             mx = c.mx.map(base)
@@ -235,6 +251,17 @@ public enum CoarseLoops {
     public static func cascade(levels: [CoarseLevel], window: IntRect, bounds: IntRect?, forEach: ForEach = serially,
                                read: (IntRect, UnsafeMutablePointer<Float>) -> Void) -> CoarseCascade {
         let cascade = CoarseCascade(levels: levels, window: window)
+        let grids = CoarseCascade.Pointers(cascade)
+        // Every moment 0, in pieces on the pool's threads.
+        var pieces: [(UnsafeMutablePointer<Float>, Int)] = []
+        for (k, m0) in cascade.m0.enumerated() {
+            for grid in [m0] + (k == 0 ? [] : [cascade.mx[k], cascade.my[k], cascade.mxy[k]]) {
+                for first in stride(from: 0, to: grid.count, by: zeroPiece) {
+                    pieces.append((grid.base + first, min(zeroPiece, grid.count - first)))
+                }
+            }
+        }
+        forEach(pieces.count) { i in pieces[i].0.initialize(repeating: 0, count: pieces[i].1) }
         var area = cascade.reach
         if let bounds { area = area.intersection(bounds) }
         guard !area.isEmpty else { return cascade }
@@ -242,7 +269,6 @@ public enum CoarseLoops {
         // cells of its own, in the same order as one pass would.
         let s0 = levels[0].spacing, bandRows = 8 * s0
         let firstBand = floorDiv(area.y, bandRows), bands = floorDiv(area.maxY - 1, bandRows) - firstBand + 1
-        let grids = CoarseCascade.Pointers(cascade)
         withoutActuallyEscaping(read) { read in
             forEach(bands) { b in
                 let y0 = max(area.y, (firstBand + b) * bandRows), y1 = min(area.maxY, (firstBand + b + 1) * bandRows)
@@ -255,6 +281,8 @@ public enum CoarseLoops {
 
     /// Rows of mask read at a time.
     static let batch = 16
+    /// Floats zeroed by one piece of work.
+    static let zeroPiece = 1 << 16
 
     /// Adds the mask of `area` into the moments, a batch of rows at a time.
     static func accumulate(_ area: IntRect, levels: [CoarseLevel], means: [IntRect], grids: CoarseCascade.Pointers,
@@ -351,21 +379,22 @@ public enum CoarseLoops {
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
             let s = levels[k].spacing, area = means[k]
-            var mean = Grid(area)
+            let mean = Grid(area)
             let cellArea = Float(s * s), half = Float(s) * Float(s - 1) / 2
             if k == 0 {
-                for i in mean.values.indices {
-                    let sum = inverted ? cellArea - m0[0].values[i] : m0[0].values[i]
-                    mean.values[i] = sum / cellArea
+                let sums = m0[0].base
+                for i in 0..<mean.count {
+                    let sum = inverted ? cellArea - sums[i] : sums[i]
+                    mean.base[i] = sum / cellArea
                 }
             } else {
                 let big = Float(2 * s), sFloat = Float(s)
-                let out = UnsafeMutablePointer(mutating: mean.values.withUnsafeBufferPointer { $0.baseAddress! })
-                let z0 = m0[k].values.withUnsafeBufferPointer { $0.baseAddress! }
-                let x0 = mx[k].values.withUnsafeBufferPointer { $0.baseAddress! }
-                let y0 = my[k].values.withUnsafeBufferPointer { $0.baseAddress! }
-                let xy0 = mxy[k].values.withUnsafeBufferPointer { $0.baseAddress! }
-                let parent = previous.values.withUnsafeBufferPointer { $0.baseAddress! }, parentArea = previous.area
+                let out = mean.base
+                let z0 = UnsafePointer(m0[k].base)
+                let x0 = UnsafePointer(mx[k].base)
+                let y0 = UnsafePointer(my[k].base)
+                let xy0 = UnsafePointer(mxy[k].base)
+                let parent = UnsafePointer(previous.base), parentArea = previous.area
                 forEach(area.height) { row in
                     let j = area.y + row
                     let pj = floorDiv(j - 1, 2), v0 = (1 + (j & 1 == 0 ? 2 * sFloat : 0)) / (4 * sFloat)
@@ -377,7 +406,7 @@ public enum CoarseLoops {
                         if inverted {
                             z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
                         }
-                        guard z != 0 else { continue } // no mask in the cell: its mean is 0 (already)
+                        guard z != 0 else { out[n] = 0; continue } // no mask in the cell: its mean is 0
                         let c00 = up[pi], c10 = up[pi + 1], c01 = down[pi], c11 = down[pi + 1]
                         let db = c10 - c00, dc = c01 - c00, dd = c11 - c10 - c01 + c00
                         let sumT = t0 * z + zx / big, sumV = v0 * z + zy / big
@@ -400,24 +429,24 @@ public enum CoarseLoops {
         let flags = UnsafeMutablePointer<Bool>.allocate(capacity: max(rows, 1))
         flags.initialize(repeating: false, count: max(rows, 1))
         defer { flags.deallocate() }
-        let src = grid.values.withUnsafeBufferPointer { $0.baseAddress! }
-        let mid = UnsafeMutablePointer(mutating: across.values.withUnsafeBufferPointer { $0.baseAddress! })
+        let src = UnsafePointer(grid.base)
+        let mid = across.base
         forEach(rows) { j in
             let whole = src + j * grid.area.width
             var any = false
             for i in 0..<grid.area.width where whole[i] != 0 { any = true; break }
             flags[j] = any
-            guard any else { return }
+            guard any else { return (mid + j * w).initialize(repeating: 0, count: w) }
             taps(whole + (area.x - grid.area.x), stride: 1, weights: weights, into: mid + j * w, count: w)
         }
         // before[j]: how many rows before j have a value ≠ 0.
         var before = [Int](repeating: 0, count: rows + 1)
         for j in 0..<rows { before[j + 1] = before[j] + (flags[j] ? 1 : 0) }
         let out = Grid(area)
-        let dst = UnsafeMutablePointer(mutating: out.values.withUnsafeBufferPointer { $0.baseAddress! })
+        let dst = out.base
         forEach(area.height) { r in
             let row = area.y + r - grid.area.y
-            guard before[row + t + 1] - before[row - t] > 0 else { return }
+            guard before[row + t + 1] - before[row - t] > 0 else { return (dst + r * w).initialize(repeating: 0, count: w) }
             taps(mid + row * w, stride: w, weights: weights, into: dst + r * w, count: w)
         }
         return withExtendedLifetime(across) { out }
@@ -456,8 +485,8 @@ public enum CoarseLoops {
     let (grid, spacing, window, cell, weight) = (seed.grid, seed.spacing, seed.window, seed.cell, seed.weight)
         let (j, v) = CoarseCascade.Seed.position(window.y + y, spacing: spacing)
         let w = grid.area.width
-        grid.values.withUnsafeBufferPointer { g in
-            let top = g.baseAddress! + (j - grid.area.y) * w, bottom = top + w
+        withExtendedLifetime(grid) {
+            let top = UnsafePointer(grid.base) + (j - grid.area.y) * w, bottom = top + w
             for i in 0..<w { scratch[i] = top[i] + v * (bottom[i] - top[i]) }
         }
         cell.withUnsafeBufferPointer { cells in
