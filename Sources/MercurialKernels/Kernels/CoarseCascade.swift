@@ -302,14 +302,16 @@ public enum CoarseLoops {
             let count = min(batch, area.maxY - first)
             read(IntRect(x: area.x, y: first, width: area.width, height: count), rows)
             for r in 0..<count {
-                var any = false
+                // Any value but +0 (what sanitizing makes of nothing) sets a bit: a loop with no
+                // branch, which the compiler vectorizes.
+                var bits: UInt32 = 0
                 let source = rows + r * area.width, into = row + lead
                 for x in 0..<area.width {
                     let v = sanitizedMask(source[x])
                     into[x] = v
-                    any = any || v != 0
+                    bits |= v.bitPattern
                 }
-                guard any else { continue }
+                guard bits != 0 else { continue }
                 addRow(first + r, row: row, sums: sums, cellCounts: cellCounts, firstColumn: x0, levels: levels,
                        means: means, grids: grids)
             }
@@ -323,15 +325,23 @@ public enum CoarseLoops {
                        firstColumn x0: Int, levels: [CoarseLevel], means: [IntRect], grids: CoarseCascade.Pointers) {
         let finest = levels.count - 1, sf = levels[finest].spacing
         let a = sums[finest], b = sums[finest] + cellCounts[finest] + 1
-        for c in 0..<cellCounts[finest] {
-            var sa: Float = 0, sb: Float = 0
-            for dx in 0..<sf {
-                let v = row[c * sf + dx]
-                sa += v
-                sb += Float(dx) * v
+        if sf == 2 {
+            // The loop below's sums for two values (≥ 0), (0 + u) + v and (0 + 0·u) + 1·v, exactly.
+            for c in 0..<cellCounts[finest] {
+                a[c] = row[2 * c] + row[2 * c + 1]
+                b[c] = row[2 * c + 1]
             }
-            a[c] = sa
-            b[c] = sb
+        } else {
+            for c in 0..<cellCounts[finest] {
+                var sa: Float = 0, sb: Float = 0
+                for dx in 0..<sf {
+                    let v = row[c * sf + dx]
+                    sa += v
+                    sb += Float(dx) * v
+                }
+                a[c] = sa
+                b[c] = sb
+            }
         }
         a[cellCounts[finest]] = 0
         b[cellCounts[finest]] = 0
