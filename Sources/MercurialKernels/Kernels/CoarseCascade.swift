@@ -501,11 +501,11 @@ public enum CoarseLoops {
         }
         cell.withUnsafeBufferPointer { cells in
             weight.withUnsafeBufferPointer { weights in
+                // (A select, not a branch.)
                 for x in 0..<window.width {
-                    let m = mask[x]
-                    guard m != 0 else { into[x] = 0; continue }
-                    let i = cells[x], t = weights[x]
-                    into[x] = m * (scratch[i] + t * (scratch[i + 1] - scratch[i]))
+                    let i = cells[x], t = weights[x], m = mask[x]
+                    let field = scratch[i] + t * (scratch[i + 1] - scratch[i])
+                    into[x] = m == 0 ? 0 : m * field
                 }
             }
         }
