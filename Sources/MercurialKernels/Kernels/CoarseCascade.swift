@@ -398,30 +398,40 @@ public enum CoarseLoops {
                     mean.base[i] = sum / cellArea
                 }
             } else {
-                let big = Float(2 * s), sFloat = Float(s)
-                let out = mean.base
-                let z0 = UnsafePointer(m0[k].base)
-                let x0 = UnsafePointer(mx[k].base)
-                let y0 = UnsafePointer(my[k].base)
-                let xy0 = UnsafePointer(mxy[k].base)
-                let parent = UnsafePointer(previous.base), parentArea = previous.area
+                // Every divisor is a power of two: multiplying by its reciprocal gives the same bits.
+                let sFloat = Float(s), perBig = 1 / Float(2 * s), perBig2 = perBig * perBig, perCell = 1 / cellArea
+                // Where a cell's first pixel lies in its parent's interpolation cell: t0 across, v0 down.
+                let even = (1 + 2 * sFloat) / (4 * sFloat), odd = 1 / (4 * sFloat)
+                let out = mean.base, z0 = UnsafePointer(m0[k].base), x0 = UnsafePointer(mx[k].base)
+                let y0 = UnsafePointer(my[k].base), xy0 = UnsafePointer(mxy[k].base)
+                let parent = UnsafePointer(previous.base), parentArea = previous.area, w = area.width
                 forEach(area.height) { row in
                     let j = area.y + row
-                    let pj = floorDiv(j - 1, 2), v0 = (1 + (j & 1 == 0 ? 2 * sFloat : 0)) / (4 * sFloat)
+                    let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
                     let up = parent + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
-                    for i in area.x..<area.maxX {
-                        let pi = floorDiv(i - 1, 2), t0 = (1 + (i & 1 == 0 ? 2 * sFloat : 0)) / (4 * sFloat)
-                        let n = row * area.width + (i - area.x)
-                        var z = z0[n], zx = x0[n], zy = y0[n], zxy = xy0[n]
-                        if inverted {
-                            z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * w) { scratch in
+                        // Each cell's t0 and its four parent values, laid out along the row, so that
+                        // the loop below reads only consecutive values (and vectorizes).
+                        let t = scratch.baseAddress!, u0 = t + w, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
+                        for c in 0..<w {
+                            let i = area.x + c, pi = (i - 1) >> 1 // (>> 1 rounds down)
+                            t[c] = i & 1 == 0 ? even : odd
+                            u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
                         }
-                        guard z != 0 else { out[n] = 0; continue } // no mask in the cell: its mean is 0
-                        let c00 = up[pi], c10 = up[pi + 1], c01 = down[pi], c11 = down[pi + 1]
-                        let db = c10 - c00, dc = c01 - c00, dd = c11 - c10 - c01 + c00
-                        let sumT = t0 * z + zx / big, sumV = v0 * z + zy / big
-                        let sumTV = t0 * v0 * z + (t0 * zy + v0 * zx) / big + zxy / (big * big)
-                        out[n] = (c00 * z + db * sumT + dc * sumV + dd * sumTV) / cellArea
+                        let line = row * w
+                        for c in 0..<w {
+                            let n = line + c
+                            var z = z0[n], zx = x0[n], zy = y0[n], zxy = xy0[n]
+                            if inverted {
+                                z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
+                            }
+                            let c00 = u0[c], c10 = u1[c], c01 = d0[c], c11 = d1[c], t0 = t[c]
+                            let db = c10 - c00, dc = c01 - c00, dd = c11 - c10 - c01 + c00
+                            let sumT = t0 * z + zx * perBig, sumV = v0 * z + zy * perBig
+                            let sumTV = t0 * v0 * z + (t0 * zy + v0 * zx) * perBig + zxy * perBig2
+                            let value = (c00 * z + db * sumT + dc * sumV + dd * sumTV) * perCell
+                            out[n] = z == 0 ? 0 : value // no mask in the cell: its mean is 0
+                        }
                     }
                 }
             }
