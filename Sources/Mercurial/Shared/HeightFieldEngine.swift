@@ -317,8 +317,12 @@ enum HeightFieldEngine {
         /// The block's heights, by the path its profile and style take.
         func run(emit: Sink, rows rowSink: RowSink?) {
             guard streams(prepared.parameters) else {
-                var mask = Plane(width: window.width, height: window.height)
-                mask.pixels.withUnsafeMutableBufferPointer { readMask(0, window.height, $0.baseAddress!) }
+                // (Made as it is read: no zeros written first.)
+                let pixels = [Float](unsafeUninitializedCapacity: window.count) { buffer, count in
+                    readMask(0, window.height, buffer.baseAddress!)
+                    count = window.count
+                }
+                let mask = Plane(width: window.width, height: window.height, pixels: pixels)
                 return write(Kernels.heightField.styled(window: consume mask, parameters: prepared.parameters,
                                                         origin: (window.x, window.y)), to: emit)
             }
