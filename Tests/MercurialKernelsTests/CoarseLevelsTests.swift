@@ -46,10 +46,11 @@ final class CoarseLevelsTests: XCTestCase {
         return p
     }
 
-    /// Core Image's profile at every size within 1e-3 of the untruncated cascade (the levels of
-    /// sizes from 12 on, levels of σ ≥ 7.5 made on coarse grids). The outer style (the cascade of the inverted mask, 1 beyond the
-    /// image) within 2e-3: the full-resolution levels alone, at radius 8, are 1.8e-3 from it there
-    /// (in the concave corner between two shapes), and the coarse levels add nothing beyond that.
+    /// Core Image's profile at every size within 1e-3 of the untruncated cascade (from size 12 on,
+    /// the levels of σ ≥ 7.5 made on coarse grids). The outer style (the cascade of the inverted
+    /// mask, 1 beyond the image) within 2e-3: the full-resolution levels alone, at radius 8, are
+    /// 1.8e-3 from it there (in the concave corner between two shapes), and the coarse levels add
+    /// nothing beyond that.
     func testLargeRadiiMatchTheFullGaussianReference() {
         let mask = Self.shape(width: 110, height: 90)
         for radius in [8.0, 15, 16, 45, 130, 240, 250] {
@@ -105,8 +106,8 @@ final class CoarseLevelsTests: XCTestCase {
     }
 
     /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 3.75 pixels a
-    /// cell. From 12 on (a side's width), the full-resolution levels are those of σ < 7.5 whatever the size, so
-    /// their cost is bounded.
+    /// cell. From 12 on (a side's width), the full-resolution levels are those of σ < 7.5 whatever
+    /// the size, so their cost is bounded.
     func testSpacingAndRange() {
         XCTAssertEqual(HeightFieldParameters(radius: 250).effectiveRadius, 250)
         XCTAssertEqual(HeightFieldParameters(radius: 1e9).effectiveRadius, 250)

@@ -151,6 +151,8 @@ public struct CoarseCascade {
     /// zero them, then add the mask's: `CoarseLoops.cascade`).
     package init(levels: [CoarseLevel], window: IntRect) {
         precondition(!levels.isEmpty && !window.isEmpty)
+        // Each grid half the last one's spacing, down to 2 (as `HeightFieldParameters` makes them).
+        precondition(zip(levels, levels.dropFirst()).allSatisfy { $0.spacing == 2 * $1.spacing } && levels.last!.spacing == 2)
         self.levels = levels
         self.window = window
         let xs = Self.ranges(levels, from: window.x, to: window.maxX)
@@ -323,25 +325,12 @@ public enum CoarseLoops {
     /// from its two halves.
     static func addRow(_ y: Int, row: UnsafePointer<Float>, sums: [UnsafeMutablePointer<Float>], cellCounts: [Int],
                        firstColumn x0: Int, levels: [CoarseLevel], means: [IntRect], grids: CoarseCascade.Pointers) {
-        let finest = levels.count - 1, sf = levels[finest].spacing
+        let finest = levels.count - 1
         let a = sums[finest], b = sums[finest] + cellCounts[finest] + 1
-        if sf == 2 {
-            // The loop below's sums for two values (≥ 0), (0 + u) + v and (0 + 0·u) + 1·v, exactly.
-            for c in 0..<cellCounts[finest] {
-                a[c] = row[2 * c] + row[2 * c + 1]
-                b[c] = row[2 * c + 1]
-            }
-        } else {
-            for c in 0..<cellCounts[finest] {
-                var sa: Float = 0, sb: Float = 0
-                for dx in 0..<sf {
-                    let v = row[c * sf + dx]
-                    sa += v
-                    sb += Float(dx) * v
-                }
-                a[c] = sa
-                b[c] = sb
-            }
+        // The finest grid's spacing is 2: a cell's Σm and Σm·dx are u + v and v.
+        for c in 0..<cellCounts[finest] {
+            a[c] = row[2 * c] + row[2 * c + 1]
+            b[c] = row[2 * c + 1]
         }
         a[cellCounts[finest]] = 0
         b[cellCounts[finest]] = 0
@@ -405,17 +394,17 @@ public enum CoarseLoops {
                 let out = mean.base, z0 = UnsafePointer(m0[k].base), x0 = UnsafePointer(mx[k].base)
                 let y0 = UnsafePointer(my[k].base), xy0 = UnsafePointer(mxy[k].base)
                 let parent = UnsafePointer(previous.base), parentArea = previous.area, w = area.width
-                forEach(area.height) { row in
+                let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
+                columns.withUnsafeBufferPointer { t in forEach(area.height) { row in
                     let j = area.y + row
                     let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
                     let up = parent + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
-                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * w) { scratch in
-                        // Each cell's t0 and its four parent values, laid out along the row, so that
-                        // the loop below reads only consecutive values (and vectorizes).
-                        let t = scratch.baseAddress!, u0 = t + w, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * w) { scratch in
+                        // Each cell's four parent values, laid out along the row, so that the loop
+                        // below reads only consecutive values (and vectorizes).
+                        let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
                         for c in 0..<w {
-                            let i = area.x + c, pi = (i - 1) >> 1 // (>> 1 rounds down)
-                            t[c] = i & 1 == 0 ? even : odd
+                            let pi = floorDiv(area.x + c - 1, 2)
                             u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
                         }
                         let line = row * w
@@ -433,7 +422,7 @@ public enum CoarseLoops {
                             out[n] = z == 0 ? 0 : value // no mask in the cell: its mean is 0
                         }
                     }
-                }
+                } }
             }
             previous = blur(mean, to: blurred[k], weights: levels[k].weights, forEach: forEach)
         }

@@ -116,7 +116,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// From a radius of minimumCoarseSigma on, every level with coarseRatio pixels of σ or more per
     /// cell of a grid of spacing 2 is made on the coarsest such grid (see `CoarseCascade`); the
     /// smaller ones, and every level of smaller radii (the default sizes'), at full resolution.
-    /// (At 3.75, 250's levels have 3.9 pixels a cell, so their grids are twice as coarse as at 4.)
+    /// (3.75: every size from 240 to 250 makes its largest level on a grid of spacing 64.)
     public static let coarseRatio: Double = 3.75
     public static let minimumCoarseSigma: Double = 12
 
@@ -137,16 +137,16 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// profile or a style's side.
     public var coarseLevels: [CoarseLevel] {
         guard profile == .coreImage else { return [] }
-        let source = isPlainInner ? self : side(radius: sideRadius)
-        let first = source.sigmas.first ?? 0
-        return source.sigmas.filter { Self.isCoarse($0, first: first) }.map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
+        return levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
     }
 
     /// The Core Image levels made at full resolution (after the coarse ones).
-    public var fineSigmas: [Double] {
-        let source = isPlainInner ? self : side(radius: sideRadius)
-        let first = source.sigmas.first ?? 0
-        return source.sigmas.filter { !Self.isCoarse($0, first: first) }
+    public var fineSigmas: [Double] { levelSigmas(coarse: false) }
+
+    /// The σ of the plain inner profile's levels, or a style's side's, that are (or are not) coarse.
+    func levelSigmas(coarse: Bool) -> [Double] {
+        let sigmas = (isPlainInner ? self : side(radius: sideRadius)).sigmas, first = sigmas.first ?? 0
+        return sigmas.filter { Self.isCoarse($0, first: first) == coarse }
     }
 
     /// How far the full-resolution cascade reaches around an output pixel (the window it streams
