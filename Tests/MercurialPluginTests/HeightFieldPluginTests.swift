@@ -54,7 +54,7 @@ final class HeightFieldPluginTests: PluginTestCase {
         let nicks = ["inner-bevel", "outer-bevel", "emboss", "pillow-emboss"]
         for profile in [BevelProfile.coreImage, .round] {
             for style in BevelStyle.allCases {
-                for soften in [0.0, 1.7] {
+                for soften in [0.0, 1.7, 13.0] { // (13: on a grid)
                     let g = Graph()
                     let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
                     let hf = g.add(op, ["mask": .string("luminance-alpha"), "radius": .double(7.5), "profile": .string(profile == .round ? "round" : "core-image"),
@@ -63,7 +63,9 @@ final class HeightFieldPluginTests: PluginTestCase {
                     g.link(src, hf)
                     let got = render(g, hf, x: 13, y: -7, width: 96, height: 80, format: "YA float", components: 2)
                     let p = HeightFieldParameters(radius: 7.5, profile: profile, style: style, soften: soften)
-                    let (want, coverage) = HeightField.styled(window: plane.padded(by: p.halo), parameters: p)
+                    // (The window's origin in the image: a soften on a grid is the image's grid.)
+                    let (want, coverage) = HeightField.styled(window: plane.padded(by: p.halo), parameters: p,
+                                                              origin: (13 - p.halo, -7 - p.halo))
                     let what = "\(profile) \(style) soften \(soften)"
                     assertSamePixels(stride(from: 0, to: got.count, by: 2).map { got[$0] }, want.pixels, what, components: 1)
                     // The input is opaque: alpha 1, whatever the coverage.

@@ -33,6 +33,9 @@ final class KernelBuildsTests: PluginTestCase {
              "style=emboss", "radius=60", "soften=2"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
              "style=outer-bevel", "profile=round", "radius=30"],
+            // A soften made on a grid (σ ≥ 12).
+            ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:height-field-from-mask", "mask=alpha",
+             "style=pillow-emboss", "radius=20", "soften=14.5"],
             ["gegl:text", "string=Hg", "size=90", "color=white", "mercurial:liquid-metal", "style=pillow-emboss",
              "technique=chisel-soft", "radius=6", "gloss-contour=ring", "custom-light=true", "light-angle=45"],
             // The maps' numbers relabelled as linear (gegl:cast-format), so that the file holds them

@@ -26,7 +26,8 @@ final class LargeSizePluginTests: PluginTestCase {
         ("mercurial:liquid-metal", ["radius": .double(180), "style": .string("outer-bevel")]),
         ("mercurial:liquid-metal", ["radius": .double(250), "style": .string("emboss"), "soften": .double(3)]),
         ("mercurial:height-field-from-mask", ["radius": .double(140), "keep-alpha": .bool(true)]),
-        ("mercurial:height-field-from-mask", ["radius": .double(250), "profile": .string("round"), "style": .string("outer-bevel")]),
+        ("mercurial:height-field-from-mask", ["radius": .double(250), "profile": .string("round"), "style": .string("outer-bevel"),
+                                              "soften": .double(16)]),
         ("mercurial:bevel-emboss", ["size": .double(200)]),
     ]
 

@@ -328,7 +328,7 @@ enum HeightFieldEngine {
             }
             guard prepared.parameters.isPlainInner else {
                 return write(Kernels.heightField.styledStream(prepared.parameters, weights: prepared.weights, width: window.width,
-                                                              height: window.height,
+                                                              height: window.height, origin: (window.x, window.y),
                                                               seeds: seedPair(),
                                                               readRows: readMask), to: emit)
             }

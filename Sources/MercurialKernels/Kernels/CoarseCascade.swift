@@ -31,11 +31,13 @@ public struct CoarseLevel: Sendable, Equatable {
     /// One-sided Gaussian weights of the blur on the grid.
     public let weights: [Float]
 
-    public init(sigma: Double, spacing: Int) {
+    /// `readBack`: the variance, in cells², the reading back at full resolution adds (about 1/6 for
+    /// bilinear interpolation, 1/3 for the cubic B-spline).
+    public init(sigma: Double, spacing: Int, readBack: Double = 1.0 / 6) {
         self.sigma = sigma
         self.spacing = spacing
         let s = Double(spacing)
-        let variance = (sigma / s) * (sigma / s) - (s * s - 1) / (12 * s * s) - 1.0 / 6
+        let variance = (sigma / s) * (sigma / s) - (s * s - 1) / (12 * s * s) - readBack
         let coarseSigma = variance.squareRoot()
         weights = Gaussian.weights(sigma: coarseSigma, taps: Int((coarseSigma * HeightFieldParameters.truncation).rounded(.up)))
     }

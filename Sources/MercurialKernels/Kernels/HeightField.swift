@@ -67,6 +67,20 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// The soften blur's one-sided width (0 when off or below a tenth of a pixel).
     public var softenTaps: Int { effectiveSoften >= 0.1 ? Self.taps(sigma: effectiveSoften) : 0 }
 
+    /// A soften with softenRatio pixels of σ or more per cell of a grid of spacing 2 is made on the
+    /// coarsest such grid, as the cascade's large levels are (nil: at full resolution).
+    public var softenLevel: CoarseLevel? {
+        let s = Self.spacing(sigma: effectiveSoften, ratio: Self.softenRatio)
+        return softenTaps > 0 && s >= 2 ? CoarseLevel(sigma: effectiveSoften, spacing: s, readBack: 1.0 / 3) : nil
+    }
+
+    /// How many pixels around an output pixel the soften reads (an upper bound on the grid's,
+    /// whatever its alignment: its taps, and the read back's four cells).
+    public var softenReach: Int {
+        guard let level = softenLevel else { return softenTaps }
+        return (level.taps + 3) * level.spacing
+    }
+
     /// The profile's parameters for one side of a style: the inner profile at width `radius`.
     public func side(radius r: Double) -> HeightFieldParameters {
         HeightFieldParameters(radius: r, profile: profile)
@@ -105,7 +119,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
     /// How many pixels around an output pixel its value depends on.
     public var halo: Int {
-        guard isPlainInner else { return side(radius: sideRadius).halo + softenTaps }
+        guard isPlainInner else { return side(radius: sideRadius).halo + softenReach }
         if returnsMask { return 0 }
         switch profile {
         case .coreImage: return streamHalo + CoarseCascade.reach(coarseLevels)
@@ -119,12 +133,15 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// (3.75: every size from 240 to 250 makes its largest level on a grid of spacing 64.)
     public static let coarseRatio: Double = 3.75
     public static let minimumCoarseSigma: Double = 12
+    /// A coarse soften's σ per cell: more than the cascade's, as its grid is read back as it is, with
+    /// no finer levels after it (the spline's and the box's share of the blur stays small).
+    public static let softenRatio: Double = 6
 
-    /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / coarseRatio
-    /// (1: at full resolution).
-    public static func spacing(sigma: Double) -> Int {
+    /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / ratio (1: at full
+    /// resolution).
+    public static func spacing(sigma: Double, ratio: Double = coarseRatio) -> Int {
         var s = 1
-        while Double(2 * s) <= sigma / coarseRatio { s *= 2 }
+        while Double(2 * s) <= sigma / ratio { s *= 2 }
         return s
     }
 
@@ -152,7 +169,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// How far the full-resolution cascade reaches around an output pixel (the window it streams
     /// over; the coarse levels read further, `halo`, at coarse resolution).
     public var streamHalo: Int {
-        guard isPlainInner else { return side(radius: sideRadius).streamHalo + softenTaps }
+        guard isPlainInner else { return side(radius: sideRadius).streamHalo + softenReach }
         guard profile == .coreImage, !returnsMask else { return halo }
         return fineSigmas.reduce(0) { $0 + Self.taps(sigma: $1) }
     }
@@ -168,7 +185,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
 public protocol HeightFieldKernel {
     static func styled(window: consuming Plane, parameters p: HeightFieldParameters, origin: (x: Int, y: Int)) -> (heights: Plane, coverage: Plane?)
     static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width: Int, height: Int,
-                             seeds: CoarseSeedPair,
+                             origin: (x: Int, y: Int), seeds: CoarseSeedPair,
                              readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void) -> (heights: Plane, coverage: Plane?)
     static func coreImageRows(width: Int, height: Int, weights: [[Float]], seed: CoarseCascade.Seed?,
                               readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
@@ -237,7 +254,7 @@ public enum HeightField {
     public static func styled(window: consuming Plane, parameters p: HeightFieldParameters,
                               origin: (x: Int, y: Int) = (0, 0)) -> (heights: Plane, coverage: Plane?) {
         precondition(window.channels == 1)
-        let halo = p.halo, soft = p.softenTaps
+        let halo = p.halo, soft = p.softenReach
         let outW = window.width - 2 * halo, outH = window.height - 2 * halo
         guard outW > 0, outH > 0 else { return (Plane(width: max(outW, 0), height: max(outH, 0)), nil) }
         let side = p.side(radius: p.sideRadius)
@@ -246,6 +263,7 @@ public enum HeightField {
             let coarse = coarseCascade(p.coarseLevels, window: window, origin: origin, inset: inset)
             return window.pixels.withUnsafeBufferPointer { m in
                 styledStream(p, weights: p.fineSigmas.map(gaussianWeights), width: fw, height: window.height - 2 * inset,
+                             origin: (origin.x + inset, origin.y + inset),
                              seeds: CoarseSeedPair(inner: coarse.map { CoarseLoops.seed($0, inverted: false) },
                                                    outer: coarse.map { CoarseLoops.seed($0, inverted: true) })) {
                     first, count, into in
@@ -257,7 +275,7 @@ public enum HeightField {
         }
         var mask = consume window // the kernel's own: sanitized in place, not copied
         for i in mask.pixels.indices { mask.pixels[i] = sanitizedMask(mask.pixels[i]) }
-        // The sides over the output grown by the soften taps (halo = side's halo + soft). The
+        // The sides over the output grown by the soften's reach (halo = side's halo + soft). The
         // exact-distance profiles measure both sides to the same edge in one distance transform.
         var inner: Plane? = nil, outer: Plane? = nil
         if p.style.reachesOutside, !side.returnsMask {
@@ -292,7 +310,7 @@ public enum HeightField {
             }
         }
         guard soft > 0 else { return (combined, coverage) }
-        return (soften(combined, sigma: p.effectiveSoften, taps: soft), coverage)
+        return (soften(combined, p, origin: (origin.x + halo - soft, origin.y + halo - soft)), coverage)
     }
 
     /// `styled` with the Core Image profile, streamed: each side's cascade runs over the rows of a
@@ -301,10 +319,11 @@ public enum HeightField {
     /// side's full-resolution levels (`gaussianWeights` of `p.fineSigmas`), built once; `coarse`:
     /// its coarse levels' seeds for this window (none without).
     public static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width w: Int, height h: Int,
-                                    seeds: CoarseSeedPair,
+                                    origin: (x: Int, y: Int), seeds: CoarseSeedPair,
                                     readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void)
         -> (heights: Plane, coverage: Plane?) {
-        let soft = p.softenTaps, sideHalo = p.streamHalo - soft
+        let soft = p.softenReach, sideHalo = p.streamHalo - soft
+        let rowsOrigin = (origin.x + sideHalo, origin.y + sideHalo) // the sides' rows' first pixel
         let rw = w - 2 * sideHalo, rh = h - 2 * sideHalo
         let outW = rw - 2 * soft, outH = rh - 2 * soft
         var inner = Plane(width: p.style == .outer ? 0 : rw, height: p.style == .outer ? 0 : rh)
@@ -316,7 +335,7 @@ public enum HeightField {
             }
         }
         guard p.style.reachesOutside else {
-            return (soft > 0 ? soften(inner, sigma: p.effectiveSoften, taps: soft) : inner, nil)
+            return (soft > 0 ? soften(inner, p, origin: rowsOrigin) : inner, nil)
         }
         func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
             readRows(first, count, into)
@@ -339,7 +358,7 @@ public enum HeightField {
                 }
             }
         }
-        return (soft > 0 ? soften(combined, sigma: p.effectiveSoften, taps: soft) : combined, coverage)
+        return (soft > 0 ? soften(combined, p, origin: rowsOrigin) : combined, coverage)
     }
 
     /// One row of a style's height from its sides' rows (see `BevelStyle`).
@@ -358,6 +377,96 @@ public enum HeightField {
     @inline(__always)
     static func coverageRow(outer: UnsafePointer<Float>, width: Float, into row: UnsafeMutablePointer<Float>, count: Int) {
         for x in 0..<count { row[x] = min(1, width * (1 - outer[x])) }
+    }
+
+    /// `p`'s soften of `plane` (its first pixel at `origin` in the image): the result is
+    /// `p.softenReach` smaller on every side.
+    static func soften(_ plane: Plane, _ p: HeightFieldParameters, origin: (x: Int, y: Int)) -> Plane {
+        guard let level = p.softenLevel else { return soften(plane, sigma: p.effectiveSoften, taps: p.softenTaps) }
+        return softenOnGrid(plane, level: level, reach: p.softenReach, origin: origin)
+    }
+
+    /// A soften made on the image's grid of spacing 2 (see `CoarseCascade`): the cell means of the
+    /// heights, blurred on the grid, read back through the cubic B-spline over the output (`reach`
+    /// in from every side of `plane`, whose first pixel lies at `origin`). The spline's slopes are
+    /// smooth, as the shading needs them. The cells and their arithmetic do not depend on where the
+    /// plane starts, so any tiling gives the same bits.
+    static func softenOnGrid(_ plane: Plane, level: CoarseLevel, reach: Int, origin: (x: Int, y: Int)) -> Plane {
+        precondition(level.spacing == 2) // (σ ≤ 16 < 4·softenRatio)
+        let t = level.taps, pw = plane.width
+        let outW = plane.width - 2 * reach, outH = plane.height - 2 * reach
+        let ox = origin.x + reach, oy = origin.y + reach
+        // Pixel x reads cells first(x) ..< first(x) + 4: cell c's centre lies at 2c + ½, so an even
+        // x = 2k lies ¾ of the way from cell k − 1 to k, an odd one ¼ of the way from k to k + 1.
+        @inline(__always) func first(_ x: Int) -> Int { (x >> 1) - 2 + (x & 1) }
+        let blurredArea = IntRect(x: first(ox), y: first(oy), width: first(ox + outW - 1) + 4 - first(ox),
+                                  height: first(oy + outH - 1) + 4 - first(oy))
+        let meansArea = IntRect(x: blurredArea.x - t, y: blurredArea.y - t, width: blurredArea.width + 2 * t,
+                                height: blurredArea.height + 2 * t)
+        precondition(2 * meansArea.x >= origin.x && 2 * meansArea.maxX <= origin.x + plane.width
+                     && 2 * meansArea.y >= origin.y && 2 * meansArea.maxY <= origin.y + plane.height,
+                     "the soften's reach covers its cells")
+        let means = Grid(meansArea), mw = meansArea.width
+        plane.pixels.withUnsafeBufferPointer { src in
+            for r in 0..<meansArea.height {
+                let up = src.baseAddress! + (2 * (meansArea.y + r) - origin.y) * pw + (2 * meansArea.x - origin.x), down = up + pw
+                let into = means.base + r * mw
+                // (× ¼, a power of two: the same bits as the division.)
+                for c in 0..<mw { into[c] = ((up[2 * c] + down[2 * c]) + (up[2 * c + 1] + down[2 * c + 1])) * 0.25 }
+            }
+        }
+        let blurred = CoarseLoops.blur(means, to: blurredArea, weights: level.weights, forEach: serially)
+        func spline(_ t: Float) -> SIMD4<Float> {
+            let u = 1 - t
+            return SIMD4(u * u * u, 3 * t * t * t - 6 * t * t + 4, -3 * t * t * t + 3 * t * t + 3 * t + 1, t * t * t) / 6
+        }
+        let even = spline(0.75), odd = spline(0.25)
+        @inline(__always) func readBack(_ a: UnsafePointer<Float>, _ w: SIMD4<Float>) -> Float {
+            (w[0] * a[0] + w[1] * a[1]) + (w[2] * a[2] + w[3] * a[3])
+        }
+        var out = Plane(width: outW, height: outH)
+        let bw = blurredArea.width
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: bw) { scratch in
+                // across[c]: the row's cells' column, read back down; pixel x reads its four from
+                // across + first(x) − first(ox).
+                let across = scratch.baseAddress! - blurredArea.x
+                for y in 0..<outH {
+                    let k = (oy + y) & 1 == 0 ? even : odd
+                    let r0 = UnsafePointer(blurred.base) + (first(oy + y) - blurredArea.y) * bw, r1 = r0 + bw, r2 = r1 + bw, r3 = r2 + bw
+                    for i in 0..<bw {
+                        scratch[i] = (k[0] * r0[i] + k[1] * r1[i]) + (k[2] * r2[i] + k[3] * r3[i])
+                    }
+                    let into = dst.baseAddress! - ox + y * outW
+                    var x = ox
+                    if x & 1 == 1, x < ox + outW { into[x] = readBack(across + first(x), odd); x += 1 }
+                    // Eight pairs at a time, as vectors: x = 2m (even) reads cells m − 2 ... m + 1, x + 1
+                    // cells m − 1 ... m + 2; then the lanes interleaved.
+                    @inline(__always) func cells(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+                        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+                    }
+                    while x + 15 < ox + outW {
+                        let a = across + (x >> 1) - 2
+                        let c0 = cells(a), c1 = cells(a + 1), c2 = cells(a + 2), c3 = cells(a + 3), c4 = cells(a + 4)
+                        let e = (even[0] * c0 + even[1] * c1) + (even[2] * c2 + even[3] * c3)
+                        let o = (odd[0] * c1 + odd[1] * c2) + (odd[2] * c3 + odd[3] * c4)
+                        UnsafeMutableRawPointer(into + x).storeBytes(
+                            of: SIMD16(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3], e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7]),
+                            as: SIMD16<Float>.self)
+                        x += 16
+                    }
+                    // The last pairs, one at a time.
+                    while x + 1 < ox + outW {
+                        let m = x >> 1
+                        into[x] = readBack(across + m - 2, even)
+                        into[x + 1] = readBack(across + m - 1, odd)
+                        x += 2
+                    }
+                    if x < ox + outW { into[x] = readBack(across + first(x), even) }
+                }
+            }
+        }
+        return withExtendedLifetime(blurred) { out }
     }
 
     /// A Gaussian blur of σ over `plane`, cut at `taps`: the result is `taps` smaller on every side.
