@@ -71,3 +71,28 @@ static inline __attribute__((always_inline)) void mercurial_store_rgb8(float *ou
 static inline __attribute__((always_inline)) void mercurial_store16(float *out, mercurial_float16 v) {
     __builtin_memcpy(out, &v, sizeof v);
 }
+
+// An 8 × 8 block of floats transposed: dst row j = src column j (rows `srcStride` and `dstStride`
+// floats apart). Unpacks and shuffles of whole rows; Swift, with no shuffle, built each output
+// row lane by lane, through the stack.
+static inline __attribute__((always_inline)) void mercurial_transpose8(const float *src, long srcStride, float *dst,
+                                                                       long dstStride) {
+    mercurial_float8 r[8], t[8], u[8];
+    for (int i = 0; i < 8; i++) r[i] = mercurial_load8(src + i * srcStride);
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = __builtin_shufflevector(t[i], t[i + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 1] = __builtin_shufflevector(t[i], t[i + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[i + 2] = __builtin_shufflevector(t[i + 1], t[i + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 3] = __builtin_shufflevector(t[i + 1], t[i + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+    for (int j = 0; j < 4; j++) {
+        mercurial_float8 low = __builtin_shufflevector(u[j], u[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        mercurial_float8 high = __builtin_shufflevector(u[j], u[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+        __builtin_memcpy(dst + j * dstStride, &low, sizeof low);
+        __builtin_memcpy(dst + (j + 4) * dstStride, &high, sizeof high);
+    }
+}

@@ -1,6 +1,7 @@
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the one set of kernel types; this copy of the loops is built for x86-64-v3
 #endif
+import CVector
 import Glibc
 
 // Distance-based bevels.
@@ -39,16 +40,43 @@ enum DistanceBevel {
             inner.pixels.withUnsafeMutableBufferPointer { ib in
                 outer.pixels.withUnsafeMutableBufferPointer { ob in
                     squared.withUnsafeBufferPointer { sq in
+                        let limit2 = limit * limit
                         for y in halo..<(h - halo) {
-                            for x in halo..<(w - halo) {
-                                let isInside = m[y * w + x] >= 0.5
-                                guard isInside ? inside : outside else { continue }
-                                let o = (y - halo) * ow + (x - halo)
-                                var height: Float = 1
-                                let d2 = sq[o]
-                                if d2 <= limit * limit { height = shape(min(d2.squareRoot() / radius, 1), profile) }
-                                if isInside { ib[o] = height } else { ob[o] = height }
+                            let d2 = sq.baseAddress! + (y - halo) * ow, mask = m + y * w + halo, o = (y - halo) * ow
+                            // Sixteen pixels at a time, as vectors (the same arithmetic as `height`'s),
+                            // then the row's last ones.
+                            var x = 0
+                            while x + 16 <= ow {
+                                let d = UnsafeRawPointer(d2 + x).loadUnaligned(as: SIMD16<Float>.self)
+                                var t = mercurial_div16(mercurial_sqrt16(d), SIMD16(repeating: radius))
+                                t.replace(with: 1, where: t .> 1)
+                                t.replace(with: 1, where: .!(d .<= limit2))
+                                var height = t
+                                switch profile {
+                                case .round: let u = 1 - t; height = mercurial_sqrt16(1 - u * u)
+                                case .smooth: height = t * t * (3 - 2 * t)
+                                case .linear, .coreImage: break
+                                }
+                                let isInside = UnsafeRawPointer(mask + x).loadUnaligned(as: SIMD16<Float>.self) .>= 0.5
+                                if inside {
+                                    UnsafeMutableRawPointer(ib.baseAddress! + o + x).storeBytes(
+                                        of: SIMD16<Float>().replacing(with: height, where: isInside), as: SIMD16<Float>.self)
+                                }
+                                if outside {
+                                    UnsafeMutableRawPointer(ob.baseAddress! + o + x).storeBytes(
+                                        of: height.replacing(with: 0, where: isInside), as: SIMD16<Float>.self)
+                                }
+                                x += 16
                             }
+                            for x in x..<ow {
+                                let isInside = mask[x] >= 0.5
+                                guard isInside ? inside : outside else { continue }
+                                let value = height(d2[x], limit2: limit2)
+                                if isInside { ib[o + x] = value } else { ob[o + x] = value }
+                            }
+                        }
+                        @inline(__always) func height(_ d2: Float, limit2: Float) -> Float {
+                            d2 <= limit2 ? shape(min(d2.squareRoot() / radius, 1), profile) : 1
                         }
                     }
                 }
@@ -166,31 +194,37 @@ enum DistanceBevel {
     /// points in `columns` (rows of columns.count). `crossings`: room for a row of t.
     static func alongRows(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, columns: Range<Int>,
                           crossings t: UnsafeMutablePointer<Float>, into f: UnsafeMutablePointer<Float>) {
-        let reach = Double(reach), first = columns.lowerBound
+        let reach = Double(reach), first = columns.lowerBound, end = columns.upperBound
+        @inline(__always) func squared(_ d: Double) -> Float { d <= reach ? Float(d * d) : .infinity }
         for y in 0..<h {
             crossings(m, width: w, height: h, row: y, right: true, into: t)
-            let f = f + y * columns.count
-            // Left to right: the last crossing at or before each point (segment p − 1's, or p's own
-            // at t = 0); then right to left: the first at or after it (segment p's). The points
-            // before (after) the kept ones only carry it along.
-            var last = -Double.infinity
-            @inline(__always) func passLeft(_ p: Int) {
-                if p > 0, t[p - 1] >= 0 { last = Double(p - 1) + Double(t[p - 1]) }
-                if t[p] == 0 { last = Double(p) }
+            let f = f + y * columns.count - first
+            // Crossings are few: between one crossing's segment q and the next one's, each point p
+            // has both (q < p; the next at or after it), whichever side is nearer. (A crossing at t =
+            // 0 lies on point p itself: its right-hand distance is 0 already.)
+            var last = -Double.infinity, p = first
+            @inline(__always) func fill(to stop: Int, next: Double) {
+                while p < stop {
+                    let x = Double(p)
+                    f[p] = min(squared(x - last), squared(next - x))
+                    p += 1
+                }
             }
-            for p in 0..<first { passLeft(p) }
-            for p in columns {
-                passLeft(p)
-                let d = Double(p) - last
-                f[p - first] = d <= reach ? Float(d * d) : .infinity
+            var q = 0
+            while q < w && p < end {
+                // Eight segments at a time where none has a crossing.
+                if q + 8 <= w, !any(UnsafeRawPointer(t + q).loadUnaligned(as: SIMD8<Float>.self) .>= SIMD8<Float>()) {
+                    q += 8
+                    continue
+                }
+                if t[q] >= 0 {
+                    let crossing = Double(q) + Double(t[q])
+                    if q >= first { fill(to: min(q + 1, end), next: crossing) }
+                    last = crossing
+                }
+                q += 1
             }
-            var next = Double.infinity
-            for p in stride(from: w - 1, through: columns.upperBound, by: -1) where t[p] >= 0 { next = Double(p) + Double(t[p]) }
-            for p in columns.reversed() {
-                if t[p] >= 0 { next = Double(p) + Double(t[p]) }
-                let d = next - Double(p)
-                f[p - first] = min(f[p - first], d <= reach ? Float(d * d) : .infinity)
-            }
+            fill(to: end, next: .infinity)
         }
     }
 
@@ -262,18 +296,30 @@ enum DistanceBevel {
         let group = EnvelopeScratch.columns, stride = scratch.lineStride
         for x0 in Swift.stride(from: 0, to: w, by: group) {
             let n = min(group, w - x0)
-            for y in 0..<h {
-                let row = f + y * w + x0
-                for c in 0..<n { scratch.lines[c * stride + y] = row[c] }
-            }
+            transpose(f + x0, rowStride: w, rows: h, columns: n, into: scratch.lines, rowStride: stride)
             for c in 0..<n {
                 envelope(scratch.lines + c * stride, length: h, reach: reach, points: rows, scratch: scratch,
                          into: scratch.results + c * stride, replacing: true)
             }
-            for y in 0..<rows.count {
-                let row = out + y * w + x0
-                for c in 0..<n { row[c] = scratch.results[c * stride + y] }
+            transpose(scratch.results, rowStride: stride, rows: n, columns: rows.count, into: out + x0, rowStride: w)
+        }
+    }
+
+    /// dst[c·dstStride + r] = src[r·srcStride + c] for r in 0..<rows, c in 0..<columns: blocks of
+    /// 8 × 8 as vectors (`mercurial_transpose8`), the edges one value at a time.
+    static func transpose(_ src: UnsafePointer<Float>, rowStride srcStride: Int, rows: Int, columns: Int,
+                          into dst: UnsafeMutablePointer<Float>, rowStride dstStride: Int) {
+        let fullRows = rows & ~7, fullColumns = columns & ~7
+        for r in Swift.stride(from: 0, to: fullRows, by: 8) {
+            for c in Swift.stride(from: 0, to: fullColumns, by: 8) {
+                mercurial_transpose8(src + r * srcStride + c, srcStride, dst + c * dstStride + r, dstStride)
             }
+            for c in fullColumns..<columns {
+                for i in 0..<8 { dst[c * dstStride + r + i] = src[(r + i) * srcStride + c] }
+            }
+        }
+        for r in fullRows..<rows {
+            for c in 0..<columns { dst[c * dstStride + r] = src[r * srcStride + c] }
         }
     }
 
