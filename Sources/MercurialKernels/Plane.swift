@@ -24,6 +24,13 @@ public struct Plane: Sendable {
         self.pixels = pixels
     }
 
+    /// A plane whose pixels are not set: for kernels that write every one before any is read
+    /// (no zeros written first).
+    public static func unfilled(width: Int, height: Int) -> Plane {
+        let count = width * height
+        return Plane(width: width, height: height, pixels: [Float](unsafeUninitializedCapacity: count) { _, n in n = count })
+    }
+
     @inline(__always)
     public subscript(x: Int, y: Int) -> Float {
         get { pixels[(y * width + x) * channels] }

@@ -27,12 +27,13 @@ enum DistanceBevel {
     /// Both sides of the edge from one distance transform: `inner` (when asked) rises inside the
     /// mask (m ≥ 0.5) from the edge, as `compute`; `outer` (when asked) rises outside it (m < 0.5)
     /// from the same edge — the height field of the inverted mask, measured to the same crossings.
-    /// A side not asked for is left 0.
+    /// A side not asked for is empty (0 × 0).
     static func sides(mask: Plane, radius: Float, profile: BevelProfile, halo: Int,
                       inside: Bool, outside: Bool) -> (inner: Plane, outer: Plane) {
-        let w = mask.width, h = mask.height, ow = w - 2 * halo
-        var inner = Plane(width: w - 2 * halo, height: h - 2 * halo)
-        var outer = Plane(width: outside ? w - 2 * halo : 0, height: outside ? h - 2 * halo : 0)
+        let w = mask.width, h = mask.height, ow = w - 2 * halo, oh = h - 2 * halo
+        // (Every pixel of a side asked for is written below.)
+        var inner = Plane.unfilled(width: inside ? ow : 0, height: inside ? oh : 0)
+        var outer = Plane.unfilled(width: outside ? ow : 0, height: outside ? oh : 0)
         let limit = radius + 1 // beyond, d > R: the top of the bevel
         mask.pixels.withUnsafeBufferPointer { mb in
             let m = mb.baseAddress!
@@ -69,10 +70,9 @@ enum DistanceBevel {
                                 x += 16
                             }
                             for x in x..<ow {
-                                let isInside = mask[x] >= 0.5
-                                guard isInside ? inside : outside else { continue }
-                                let value = height(d2[x], limit2: limit2)
-                                if isInside { ib[o + x] = value } else { ob[o + x] = value }
+                                let isInside = mask[x] >= 0.5, value = height(d2[x], limit2: limit2)
+                                if inside { ib[o + x] = isInside ? value : 0 }
+                                if outside { ob[o + x] = isInside ? 0 : value }
                             }
                         }
                         @inline(__always) func height(_ d2: Float, limit2: Float) -> Float {

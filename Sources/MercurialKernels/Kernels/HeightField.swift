@@ -279,8 +279,9 @@ public enum HeightField {
         // exact-distance profiles measure both sides to the same edge in one distance transform.
         var inner: Plane? = nil, outer: Plane? = nil
         if p.style.reachesOutside, !side.returnsMask {
-            (inner, outer) = DistanceBevel.sides(mask: mask, radius: Float(side.effectiveRadius), profile: side.profile,
-                                                 halo: side.halo, inside: p.style != .outer, outside: true)
+            let both = DistanceBevel.sides(mask: mask, radius: Float(side.effectiveRadius), profile: side.profile,
+                                           halo: side.halo, inside: p.style != .outer, outside: true)
+            (inner, outer) = (p.style == .outer ? nil : both.inner, both.outer)
         } else {
             inner = p.style == .outer ? nil : compute(window: mask, parameters: side)
             if p.style.reachesOutside {
@@ -290,8 +291,9 @@ public enum HeightField {
             }
         }
         let gw = outW + 2 * soft, gh = outH + 2 * soft
-        var combined = Plane(width: gw, height: gh)
-        var coverage: Plane? = outer == nil ? nil : Plane(width: outW, height: outH)
+        // (Each row of both is written below.)
+        var combined = Plane.unfilled(width: gw, height: gh)
+        var coverage: Plane? = outer == nil ? nil : Plane.unfilled(width: outW, height: outH)
         let width = Float(max(p.sideRadius, 1))
         let innerRows = inner?.pixels ?? [], outerRows = outer?.pixels ?? []
         combined.pixels.withUnsafeMutableBufferPointer { c in
