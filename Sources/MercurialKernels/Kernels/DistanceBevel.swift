@@ -274,18 +274,24 @@ enum DistanceBevel {
     /// of one row land in different cache sets.
     struct EnvelopeScratch {
         static let columns = 32
-        let v: UnsafeMutablePointer<Int>, z: UnsafeMutablePointer<Double>, g: UnsafeMutablePointer<Double>
+        /// The envelope's parabolas: their apexes, where each starts to be the lowest, each one's
+        /// f(q) and f(q) + q².
+        let v: UnsafeMutablePointer<Int>, z: UnsafeMutablePointer<Double>, g: UnsafeMutablePointer<Double>,
+            hv: UnsafeMutablePointer<Double>
         let lines: UnsafeMutablePointer<Float>, results: UnsafeMutablePointer<Float>
         let lineStride: Int
         init(length n: Int) {
             v = .allocate(capacity: n)
             z = .allocate(capacity: n + 1)
             g = .allocate(capacity: n)
+            hv = .allocate(capacity: n)
             lineStride = n + 16
             lines = .allocate(capacity: Self.columns * lineStride)
             results = .allocate(capacity: Self.columns * lineStride)
         }
-        func deallocate() { v.deallocate(); z.deallocate(); g.deallocate(); lines.deallocate(); results.deallocate() }
+        func deallocate() {
+            v.deallocate(); z.deallocate(); g.deallocate(); hv.deallocate(); lines.deallocate(); results.deallocate()
+        }
     }
 
     /// `envelope` down every column of f (rows of `w`), kept for the points in `rows` and written
@@ -328,24 +334,25 @@ enum DistanceBevel {
     /// `reach`² (written into it, `replacing`, with ∞ beyond).
     static func envelope(_ f: UnsafePointer<Float>, length n: Int, reach: Int, points: Range<Int>, scratch: EnvelopeScratch,
                          into out: UnsafeMutablePointer<Float>, replacing: Bool = false) {
-        let v = scratch.v, z = scratch.z, g = scratch.g
+        let v = scratch.v, z = scratch.z, g = scratch.g, hv = scratch.hv
         var k = -1
         for q in 0..<n {
             let fq = Double(f[q])
-            g[q] = fq
             guard fq < .infinity else { continue }
+            let hq = fq + Double(q * q)
             if k < 0 {
-                k = 0; v[0] = q; z[0] = -.infinity; z[1] = .infinity
+                k = 0; v[0] = q; g[0] = fq; hv[0] = hq; z[0] = -.infinity; z[1] = .infinity
                 continue
             }
             var s: Double
             repeat {
-                let p = v[k]
-                s = ((fq + Double(q * q)) - (g[p] + Double(p * p))) / Double(2 * (q - p))
+                s = (hq - hv[k]) / Double(2 * (q - v[k]))
                 if s <= z[k] { k -= 1 } else { break }
             } while k >= 0
             k += 1
             v[k] = q
+            g[k] = fq
+            hv[k] = hq
             z[k] = s
             z[k + 1] = .infinity
         }
@@ -353,24 +360,28 @@ enum DistanceBevel {
             if replacing { out.update(repeating: .infinity, count: points.count) }
             return
         }
-        // Only points within `reach` of the parabola that is lowest there can be at most reach²:
-        // the others are skipped (∞ when replacing), a stretch at a time.
+        // Parabola j is the lowest at the points p with z[j] < p ≤ z[j + 1]. Only those within
+        // `reach` of its apex can be at most reach²: the others are skipped (∞ when replacing).
         let first = points.lowerBound, end = points.upperBound
-        var j = 0, p = first
-        while p < end {
-            while z[j + 1] < Double(p) { j += 1 }
-            let apex = v[j]
-            if p < apex - reach || p > apex + reach {
-                let next = p < apex - reach ? apex - reach : (j < k ? v[j + 1] - reach : end)
-                let stop = min(max(next, p + 1), end)
-                if replacing { (out + (p - first)).update(repeating: .infinity, count: stop - p) }
-                p = stop
-                continue
+        let o = out - first
+        var p = first, j = 0
+        while p < end && j <= k {
+            defer { j += 1 }
+            let upper = z[j + 1]
+            let stop = upper >= Double(end) ? end : (upper < Double(p) ? p : Int(upper.rounded(.down)) + 1)
+            guard stop > p else { continue }
+            let apex = v[j], gj = g[j]
+            let lo = min(max(p, apex - reach), stop), hi = max(min(stop, apex + reach + 1), lo)
+            if replacing {
+                (o + p).update(repeating: .infinity, count: lo - p)
+                (o + hi).update(repeating: .infinity, count: stop - hi)
             }
-            let dp = Double(p - apex)
-            let value = Float(dp * dp + g[apex])
-            out[p - first] = replacing ? value : min(out[p - first], value)
-            p += 1
+            for x in lo..<hi {
+                let dp = Double(Int32(truncatingIfNeeded: x - apex)) // |x − apex| ≤ reach
+                let value = Float(dp * dp + gj)
+                o[x] = replacing ? value : min(o[x], value)
+            }
+            p = stop
         }
     }
 }
