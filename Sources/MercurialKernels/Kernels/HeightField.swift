@@ -426,7 +426,7 @@ public enum HeightField {
         @inline(__always) func readBack(_ a: UnsafePointer<Float>, _ w: SIMD4<Float>) -> Float {
             (w[0] * a[0] + w[1] * a[1]) + (w[2] * a[2] + w[3] * a[3])
         }
-        var out = Plane(width: outW, height: outH)
+        var out = Plane.unfilled(width: outW, height: outH) // (every pixel is written below)
         let bw = blurredArea.width
         out.pixels.withUnsafeMutableBufferPointer { dst in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: bw) { scratch in
@@ -439,15 +439,16 @@ public enum HeightField {
                     for i in 0..<bw {
                         scratch[i] = (k[0] * r0[i] + k[1] * r1[i]) + (k[2] * r2[i] + k[3] * r3[i])
                     }
-                    let into = dst.baseAddress! - ox + y * outW
+                    let into = dst.baseAddress! - ox + y * outW, end = ox + outW
+                    @inline(__always) func one(_ x: Int) { into[x] = readBack(across + first(x), x & 1 == 0 ? even : odd) }
                     var x = ox
-                    if x & 1 == 1, x < ox + outW { into[x] = readBack(across + first(x), odd); x += 1 }
+                    if x & 1 == 1, x < end { one(x); x += 1 }
                     // Eight pairs at a time, as vectors: x = 2m (even) reads cells m − 2 ... m + 1, x + 1
-                    // cells m − 1 ... m + 2; then the lanes interleaved.
+                    // cells m − 1 ... m + 2; then the lanes interleaved. The row's last pixels one by one.
                     @inline(__always) func cells(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
                         UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
                     }
-                    while x + 15 < ox + outW {
+                    while x + 15 < end {
                         let a = across + (x >> 1) - 2
                         let c0 = cells(a), c1 = cells(a + 1), c2 = cells(a + 2), c3 = cells(a + 3), c4 = cells(a + 4)
                         let e = (even[0] * c0 + even[1] * c1) + (even[2] * c2 + even[3] * c3)
@@ -457,14 +458,7 @@ public enum HeightField {
                             as: SIMD16<Float>.self)
                         x += 16
                     }
-                    // The last pairs, one at a time.
-                    while x + 1 < ox + outW {
-                        let m = x >> 1
-                        into[x] = readBack(across + m - 2, even)
-                        into[x + 1] = readBack(across + m - 1, odd)
-                        x += 2
-                    }
-                    if x < ox + outW { into[x] = readBack(across + first(x), even) }
+                    while x < end { one(x); x += 1 }
                 }
             }
         }
