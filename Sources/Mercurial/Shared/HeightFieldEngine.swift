@@ -50,9 +50,9 @@ enum HeightFieldEngine {
     /// given (Y float, or YA float with keep-alpha), every pixel of the region once.
     typealias Sink = (Rect, PixelFormat, UnsafePointer<Float>) -> Void
 
-    /// Where a caller that keeps rows itself takes the plain Core Image stream's heights: image row
-    /// y, `width` heights from column x, and with keep-alpha the input's alpha of the same pixels
-    /// (nil without). The pointers are good only during the call.
+    /// Where a caller that keeps rows itself takes the heights: image row y, `width` heights from
+    /// column x, and with keep-alpha the alpha of the same pixels (the input's, raised to the
+    /// style's coverage; nil without). The pointers are good only during the call.
     typealias RowSink = (_ y: Int, _ x: Int, _ width: Int, _ heights: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>?) -> Void
 
     /// The coarse levels' last grids (the inner side's, and the outer's for the styles that reach
@@ -139,8 +139,8 @@ enum HeightFieldEngine {
     /// The heights of `roi` (the input read around it as the halo needs), handed to `emit` in
     /// strips of at most `stripRows` rows. A region no wider than `blockSize` comes as one column of
     /// blocks: strips as wide as the region, top to bottom.
-    /// With `rows`, the plain Core Image stream hands its rows there as they come instead (no
-    /// strips gathered: one copy fewer); the other profiles and styles still go to `emit`.
+    /// With `rows`, every row goes there instead, as it comes (no strips gathered: one copy
+    /// fewer); `emit` is then never called.
     /// `seeds`: the coarse levels made for a region holding `roi` (nil: each block makes its own).
     static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, seeds: CoarseSeeds? = nil, emit: Sink,
                         rows: RowSink? = nil) {
@@ -306,11 +306,44 @@ enum HeightFieldEngine {
             }
         }
 
-        /// Hands on a style's heights over the block, with their coverage when the style has one.
-        func write(_ result: (heights: Plane, coverage: Plane?), to emit: Sink) {
+        /// Hands on a style's heights over the block, with their coverage when the style has one:
+        /// row by row to `rowSink` when given, else in strips to `emit`.
+        func write(_ result: (heights: Plane, coverage: Plane?), to emit: Sink, rows rowSink: RowSink?) {
             result.heights.pixels.withUnsafeBufferPointer { h in
-                guard let coverage = result.coverage else { return write(block, h.baseAddress!, to: emit) }
-                coverage.pixels.withUnsafeBufferPointer { write(block, h.baseAddress!, coverage: $0.baseAddress!, to: emit) }
+                guard let coverage = result.coverage else {
+                    if let rowSink { return hand(h.baseAddress!, coverage: nil, to: rowSink) }
+                    return write(block, h.baseAddress!, to: emit)
+                }
+                coverage.pixels.withUnsafeBufferPointer {
+                    if let rowSink { return hand(h.baseAddress!, coverage: $0.baseAddress!, to: rowSink) }
+                    write(block, h.baseAddress!, coverage: $0.baseAddress!, to: emit)
+                }
+            }
+        }
+
+        /// The block's rows of row-major heights to `rowSink`, with the kept alpha (read again if it
+        /// has left the ring) raised to `coverage` where given: no strip of pairs between them.
+        func hand(_ heights: UnsafePointer<Float>, coverage: UnsafePointer<Float>?, to rowSink: RowSink) {
+            guard prepared.keepAlpha else {
+                for j in 0..<block.height { rowSink(block.y + j, block.x, block.width, heights + j * block.width, nil) }
+                return
+            }
+            let raised = UnsafeMutablePointer<Float>.allocate(capacity: block.width)
+            defer { raised.deallocate() }
+            for j in 0..<block.height {
+                var alpha: UnsafePointer<Float>
+                if let kept = keptRow(j) {
+                    alpha = kept
+                } else {
+                    readAlpha(Rect(x: block.x, y: block.y + j, width: block.width, height: 1), into: raised, rowStride: block.width)
+                    alpha = UnsafePointer(raised)
+                }
+                if let coverage {
+                    let c = coverage + j * block.width, a = alpha
+                    for x in 0..<block.width { raised[x] = max(a[x], c[x]) }
+                    alpha = UnsafePointer(raised)
+                }
+                rowSink(block.y + j, block.x, block.width, heights + j * block.width, alpha)
             }
         }
 
@@ -324,13 +357,13 @@ enum HeightFieldEngine {
                 }
                 let mask = Plane(width: window.width, height: window.height, pixels: pixels)
                 return write(Kernels.heightField.styled(window: consume mask, parameters: prepared.parameters,
-                                                        origin: (window.x, window.y)), to: emit)
+                                                        origin: (window.x, window.y)), to: emit, rows: rowSink)
             }
             guard prepared.parameters.isPlainInner else {
                 return write(Kernels.heightField.styledStream(prepared.parameters, weights: prepared.weights, width: window.width,
                                                               height: window.height, origin: (window.x, window.y),
                                                               seeds: seedPair(),
-                                                              readRows: readMask), to: emit)
+                                                              readRows: readMask), to: emit, rows: rowSink)
             }
             if let rowSink { streamRows(to: rowSink) } else { streamStrips(to: emit) }
         }
