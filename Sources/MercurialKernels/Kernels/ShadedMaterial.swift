@@ -84,7 +84,8 @@ public enum ShadedMaterial {
     /// Shades a block. `heightAlpha` holds (height, alpha) pairs for the block grown by one pixel on
     /// every side (`(width + 2) × (height + 2)`), with pixels beyond the height field's extent
     /// already clamped to its edge. Writes width × height RGBA pixels: the shading image's colour,
-    /// alpha = its alpha × the input's alpha. Non-finite heights count as flat.
+    /// alpha = its alpha × the input's alpha. Non-finite heights count as flat, and so does every
+    /// pixel whose alpha factor is 0 (input alpha ≤ 0 or not finite): nothing of it shows.
     /// `rowLength` (default width + 2) is the distance between rows of `heightAlpha` in pixels, so a
     /// block can be shaded out of a wider window.
     ///
@@ -211,6 +212,9 @@ public enum ShadedMaterial {
                 // Flat but translucent (a transparent background): the centre sample, alpha per pixel.
                 if r.isEvenlyFlat(x) {
                     for i in 0..<4 { emit(flat, r, x + i) }
+                } else if r.isClear(x) {
+                    // Sloped but clear (a softened bevel's slopes beyond the shape): nothing shows.
+                    r.out.storeBytes(of: clear4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
                 } else {
                     shadeGroup(r, x)
                 }
@@ -246,8 +250,12 @@ public enum ShadedMaterial {
                 return
             }
             let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
-            let uv = (nx * inv + 1) * halfWidth4 - 0.5, vv = (ny * inv + 1) * halfHeight4 - 0.5
-            queue(u: uv, v: vv, alpha: alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7])), pixel: r.index * width + x)
+            var uv = (nx * inv + 1) * halfWidth4 - 0.5, vv = (ny * inv + 1) * halfHeight4 - 0.5
+            // Pixels of alpha factor 0 take the flat sample (the centre), whatever their slope.
+            let alpha = alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7])), hidden = alpha .== 0
+            uv.replace(with: halfWidth4 - 0.5, where: hidden)
+            vv.replace(with: halfHeight4 - 0.5, where: hidden)
+            queue(u: uv, v: vv, alpha: alpha, pixel: r.index * width + x)
         }
 
         /// Queues four samples at (u, v) for the pixels from `pixel` on, and prefetches their
@@ -302,6 +310,7 @@ public enum ShadedMaterial {
 
         /// One pixel, in scalars (the tail of a row, and overflowing slopes), sampled at once.
         func shadePixel(_ r: Row, _ x: Int) {
+            guard alphaFactors(SIMD4(repeating: r.mid[2 * x + 1]))[0] != 0 else { return emit(flat, r, x) }
             var gx = (r.mid[2 * (x + 1)] - r.mid[2 * (x - 1)]) * 0.5
             var gy = (r.down[2 * x] - r.up[2 * x]) * 0.5
             if !gx.isFinite { gx = 0 }
