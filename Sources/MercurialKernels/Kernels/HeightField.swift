@@ -328,10 +328,20 @@ public enum HeightField {
         let rowsOrigin = (origin.x + sideHalo, origin.y + sideHalo) // the sides' rows' first pixel
         let rw = w - 2 * sideHalo, rh = h - 2 * sideHalo
         let outW = rw - 2 * soft, outH = rh - 2 * soft
+        // Emboss and pillow read the mask for both sides: once, into the window's plane.
+        let bothSides = p.style == .emboss || p.style == .pillow
+        let mask = [Float](unsafeUninitializedCapacity: bothSides ? w * h : 0) { buffer, count in
+            if bothSides { readRows(0, h, buffer.baseAddress!) }
+            count = buffer.count
+        }
+        func readMask(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
+            guard bothSides else { return readRows(first, count, into) }
+            mask.withUnsafeBufferPointer { into.update(from: $0.baseAddress! + first * w, count: count * w) }
+        }
         var inner = Plane(width: p.style == .outer ? 0 : rw, height: p.style == .outer ? 0 : rh)
         if p.style != .outer {
             inner.pixels.withUnsafeMutableBufferPointer { dst in
-                coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readRows) { y, row in
+                coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readMask) { y, row in
                     (dst.baseAddress! + y * rw).update(from: row, count: rw)
                 }
             }
@@ -340,8 +350,15 @@ public enum HeightField {
             return (soft > 0 ? soften(inner, p, origin: rowsOrigin) : inner, nil)
         }
         func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
-            readRows(first, count, into)
-            for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
+            guard bothSides else {
+                readRows(first, count, into)
+                for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
+                return
+            }
+            mask.withUnsafeBufferPointer {
+                let rows = $0.baseAddress! + first * w
+                for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(rows[i]) }
+            }
         }
         var combined = Plane(width: rw, height: rh)
         var coverage = Plane(width: outW, height: outH)
