@@ -406,7 +406,7 @@ public enum CoarseLoops {
                         // below reads only consecutive values (and vectorizes).
                         let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
                         for c in 0..<w {
-                            let pi = floorDiv(area.x + c - 1, 2)
+                            let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
                             u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
                         }
                         let line = row * w
