@@ -291,19 +291,29 @@ public enum ShadedMaterial {
         }
 
         /// The second stage: blends and stores every waiting tap.
+        /// Two taps at a time, one in each half of eight lanes (the count is a multiple of four).
         mutating func takePending() {
-            for i in 0..<count {
-                let o = image + Int(pending.offset[i])
-                let dx = Int(pending.dx[i]), dy = Int(pending.dy[i])
-                let a = o.loadUnaligned(as: SIMD4<Float>.self)
-                let b = o.loadUnaligned(fromByteOffset: dx, as: SIMD4<Float>.self)
-                let c = o.loadUnaligned(fromByteOffset: dy, as: SIMD4<Float>.self)
-                let d = o.loadUnaligned(fromByteOffset: dy + dx, as: SIMD4<Float>.self)
-                let ax = SIMD4(repeating: pending.ax[i]), ay = SIMD4(repeating: pending.ay[i])
+            @inline(__always) func texels(_ first: Int, _ second: Int) -> SIMD8<Float> {
+                SIMD8(lowHalf: (image + first).loadUnaligned(as: SIMD4<Float>.self),
+                      highHalf: (image + second).loadUnaligned(as: SIMD4<Float>.self))
+            }
+            @inline(__always) func pair(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD8<Float> {
+                SIMD8(lowHalf: SIMD4(repeating: p[i]), highHalf: SIMD4(repeating: p[i + 1]))
+            }
+            let alphaLanes = SIMD8<Int32>(0, 0, 0, 1, 0, 0, 0, 1) .!= 0
+            var i = 0
+            while i < count {
+                let o0 = Int(pending.offset[i]), o1 = Int(pending.offset[i + 1])
+                let dx0 = Int(pending.dx[i]), dx1 = Int(pending.dx[i + 1]), dy0 = Int(pending.dy[i]), dy1 = Int(pending.dy[i + 1])
+                let a = texels(o0, o1), b = texels(o0 + dx0, o1 + dx1)
+                let c = texels(o0 + dy0, o1 + dy1), d = texels(o0 + dy0 + dx0, o1 + dy1 + dx1)
+                let ax = pair(pending.ax, i), ay = pair(pending.ay, i)
                 let top = a + (b - a) * ax, bottom = c + (d - c) * ax
                 var colour = top + (bottom - top) * ay
-                colour.w *= pending.alpha[i]
-                UnsafeMutableRawPointer(out + 4 * Int(pending.pixel[i])).storeBytes(of: colour, as: SIMD4<Float>.self)
+                colour.replace(with: colour * pair(pending.alpha, i), where: alphaLanes)
+                UnsafeMutableRawPointer(out + 4 * Int(pending.pixel[i])).storeBytes(of: colour.lowHalf, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(out + 4 * Int(pending.pixel[i + 1])).storeBytes(of: colour.highHalf, as: SIMD4<Float>.self)
+                i += 2
             }
             count = 0
         }
