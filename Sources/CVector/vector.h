@@ -67,6 +67,14 @@ static inline __attribute__((always_inline)) void mercurial_store_rgb8(float *ou
     __builtin_memcpy(out, p, sizeof p);
 }
 
+// Sixteen floats stored as `even` and `odd` interleaved (even[0], odd[0], even[1], …): two unpacks
+// and a store (a grid of spacing 2 read back: the even pixels' values, and the odd ones').
+static inline __attribute__((always_inline)) void mercurial_store_interleaved8(float *out, mercurial_float8 even,
+                                                                              mercurial_float8 odd) {
+    mercurial_float16 v = __builtin_shufflevector(even, odd, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    __builtin_memcpy(out, &v, sizeof v);
+}
+
 // Sixteen floats stored at any alignment, as one store.
 static inline __attribute__((always_inline)) void mercurial_store16(float *out, mercurial_float16 v) {
     __builtin_memcpy(out, &v, sizeof v);
