@@ -338,7 +338,13 @@ public enum HeightField {
             guard bothSides else { return readRows(first, count, into) }
             mask.withUnsafeBufferPointer { into.update(from: $0.baseAddress! + first * w, count: count * w) }
         }
-        var inner = Plane(width: p.style == .outer ? 0 : rw, height: p.style == .outer ? 0 : rh)
+        // Every row of the planes is written when the cascade emits all of them (as it does unless
+        // the window is too small for its halo: then they stay 0).
+        let complete = emitsEveryRow(width: w, height: h, weights: weights)
+        func plane(_ width: Int, _ height: Int) -> Plane {
+            complete ? Plane.unfilled(width: width, height: height) : Plane(width: width, height: height)
+        }
+        var inner = plane(p.style == .outer ? 0 : rw, p.style == .outer ? 0 : rh)
         if p.style != .outer {
             inner.pixels.withUnsafeMutableBufferPointer { dst in
                 coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readMask) { y, row in
@@ -360,8 +366,8 @@ public enum HeightField {
                 for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(rows[i]) }
             }
         }
-        var combined = Plane(width: rw, height: rh)
-        var coverage = Plane(width: outW, height: outH)
+        var combined = plane(rw, rh)
+        var coverage = plane(outW, outH)
         let width = Float(max(p.sideRadius, 1))
         combined.pixels.withUnsafeMutableBufferPointer { c in
             coverage.pixels.withUnsafeMutableBufferPointer { cover in
@@ -488,8 +494,9 @@ public enum HeightField {
     static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
         let w = Gaussian.weights(sigma: sigma, taps: taps)
         let outW = plane.width - 2 * taps, outH = plane.height - 2 * taps
-        var across = Plane(width: outW, height: plane.height)
-        var out = Plane(width: outW, height: outH)
+        // (Every pixel of both is written: blurred, or +0 where all it reads is.)
+        var across = Plane.unfilled(width: outW, height: plane.height)
+        var out = Plane.unfilled(width: outW, height: outH)
         let span = 2 * taps + 1
         plane.pixels.withUnsafeBufferPointer { src in
             across.pixels.withUnsafeMutableBufferPointer { dst in
@@ -629,9 +636,9 @@ public enum HeightField {
     public static func coreImageRows(width w: Int, height h: Int, weights: [[Float]], seed: CoarseCascade.Seed? = nil,
                                      readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                                      emit: (Int, UnsafePointer<Float>) -> Void) {
+        guard emitsEveryRow(width: w, height: h, weights: weights) else { return }
         let radii = weights.map { $0.count - 1 }
         let halo = radii.reduce(0, +)
-        guard !weights.isEmpty, w > 2 * halo, h > 2 * halo else { return }
         let cascade = Cascade(width: w, weights: weights, seeded: seed != nil)
         defer { cascade.deallocate() }
         // With coarse levels before these, the first level's input is their seed row, not the mask.
@@ -673,6 +680,13 @@ public enum HeightField {
             }
             if complete { emit(rowIndex - halo, src + halo) }
         }
+    }
+
+    /// Whether `coreImageRows` emits every output row (else none: the window is no wider or taller
+    /// than twice its halo).
+    static func emitsEveryRow(width w: Int, height h: Int, weights: [[Float]]) -> Bool {
+        let halo = weights.reduce(0) { $0 + $1.count - 1 }
+        return !weights.isEmpty && w > 2 * halo && h > 2 * halo
     }
 
     /// The memory of one `coreImageRows` call and where each part of it lies, with the cascade's
