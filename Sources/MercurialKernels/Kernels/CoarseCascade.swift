@@ -73,20 +73,13 @@ package struct Grid: Sendable {
     package let storage: Storage
     package init(_ area: IntRect) {
         self.area = area
-        storage = Storage(max(area.width, 0) * max(area.height, 0))
+        storage = Storage(floats: max(area.width, 0) * max(area.height, 0))
     }
     package var base: UnsafeMutablePointer<Float> { storage.base }
     package var count: Int { storage.count }
 
-    package final class Storage: @unchecked Sendable {
-        package let base: UnsafeMutablePointer<Float>
-        package let count: Int
-        init(_ count: Int) {
-            base = .allocate(capacity: max(count, 1))
-            self.count = count
-        }
-        deinit { base.deallocate() }
-    }
+    /// (A large grid's cells are mapped memory: see `LargeBuffer`.)
+    package typealias Storage = LargeBuffer
 }
 
 /// Runs body(i) for every i in 0..<count, each once, on any threads (the host's pool); returns

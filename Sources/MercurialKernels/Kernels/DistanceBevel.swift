@@ -122,13 +122,13 @@ enum DistanceBevel {
                                   inset: Int, directReach: Int = directReach) -> [Float] {
         let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
         // The distances along the lines, one direction then the other; two rows of crossings.
-        let f = UnsafeMutablePointer<Float>.allocate(capacity: max(ow * h, w * oh))
+        let lines = LargeBuffer(floats: max(ow * h, w * oh)), f = lines.base
         let t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
         // Within a small reach, each point's minimum over the points in reach costs less than the
         // envelope (and gives the same values); the envelopes' room is made only for them.
         let direct = reach <= directReach && inset >= reach
         let scratch = direct ? nil : EnvelopeScratch(length: max(w, h))
-        defer { f.deallocate(); t.deallocate(); scratch?.deallocate() }
+        defer { withExtendedLifetime(lines) {}; t.deallocate(); scratch?.deallocate() }
         t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
         return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
             // Horizontal segments: along every row (kept in the output's columns), then the envelope
