@@ -310,41 +310,41 @@ enum HeightFieldEngine {
         /// row by row to `rowSink` when given, else in strips to `emit`.
         func write(_ result: (heights: Plane, coverage: Plane?), to emit: Sink, rows rowSink: RowSink?) {
             result.heights.pixels.withUnsafeBufferPointer { h in
-                guard let coverage = result.coverage else {
-                    if let rowSink { return hand(h.baseAddress!, coverage: nil, to: rowSink) }
-                    return write(block, h.baseAddress!, to: emit)
+                func hand(_ coverage: UnsafePointer<Float>?) {
+                    if let rowSink { handRows(h.baseAddress!, coverage: coverage, to: rowSink) }
+                    else { write(block, h.baseAddress!, coverage: coverage, to: emit) }
                 }
-                coverage.pixels.withUnsafeBufferPointer {
-                    if let rowSink { return hand(h.baseAddress!, coverage: $0.baseAddress!, to: rowSink) }
-                    write(block, h.baseAddress!, coverage: $0.baseAddress!, to: emit)
-                }
+                guard let coverage = result.coverage else { return hand(nil) }
+                coverage.pixels.withUnsafeBufferPointer { hand($0.baseAddress!) }
             }
         }
 
-        /// The block's rows of row-major heights to `rowSink`, with the kept alpha (read again if it
-        /// has left the ring) raised to `coverage` where given: no strip of pairs between them.
-        func hand(_ heights: UnsafePointer<Float>, coverage: UnsafePointer<Float>?, to rowSink: RowSink) {
+        /// The block's rows of row-major heights to `rowSink`, with their alpha raised to `coverage`
+        /// where given: no strip of pairs between them.
+        func handRows(_ heights: UnsafePointer<Float>, coverage: UnsafePointer<Float>?, to rowSink: RowSink) {
             guard prepared.keepAlpha else {
                 for j in 0..<block.height { rowSink(block.y + j, block.x, block.width, heights + j * block.width, nil) }
                 return
             }
-            let raised = UnsafeMutablePointer<Float>.allocate(capacity: block.width)
-            defer { raised.deallocate() }
+            let spare = UnsafeMutablePointer<Float>.allocate(capacity: block.width)
+            defer { spare.deallocate() }
             for j in 0..<block.height {
-                var alpha: UnsafePointer<Float>
-                if let kept = keptRow(j) {
-                    alpha = kept
-                } else {
-                    readAlpha(Rect(x: block.x, y: block.y + j, width: block.width, height: 1), into: raised, rowStride: block.width)
-                    alpha = UnsafePointer(raised)
-                }
+                var alpha = alphaRow(j, spare: spare)
                 if let coverage {
                     let c = coverage + j * block.width, a = alpha
-                    for x in 0..<block.width { raised[x] = max(a[x], c[x]) }
-                    alpha = UnsafePointer(raised)
+                    for x in 0..<block.width { spare[x] = max(a[x], c[x]) }
+                    alpha = UnsafePointer(spare)
                 }
                 rowSink(block.y + j, block.x, block.width, heights + j * block.width, alpha)
             }
+        }
+
+        /// Block row j's input alpha: the kept row, or read again into `spare` (block.width floats)
+        /// if it has left the ring.
+        func alphaRow(_ j: Int, spare: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+            if let kept = keptRow(j) { return kept }
+            readAlpha(Rect(x: block.x, y: block.y + j, width: block.width, height: 1), into: spare, rowStride: block.width)
+            return UnsafePointer(spare)
         }
 
         /// The block's heights, by the path its profile and style take.
@@ -371,20 +371,11 @@ enum HeightFieldEngine {
         /// Core Image, row by row to the caller, with the kept alpha of each row (read again if it
         /// has left the ring).
         func streamRows(to rowSink: RowSink) {
-            var reread = [Float](repeating: 0, count: prepared.keepAlpha ? block.width : 0)
+            let spare = UnsafeMutablePointer<Float>.allocate(capacity: block.width)
+            defer { spare.deallocate() }
             Kernels.heightField.coreImageRows(width: window.width, height: window.height, weights: prepared.weights,
                                               seed: seedPair().inner, readRows: readMask) { j, row in
-                let y = block.y + j
-                guard prepared.keepAlpha else { return rowSink(y, block.x, block.width, row, nil) }
-                if let alpha = keptRow(j) {
-                    rowSink(y, block.x, block.width, row, alpha)
-                } else {
-                    reread.withUnsafeMutableBufferPointer { buffer in
-                        readAlpha(Rect(x: block.x, y: y, width: block.width, height: 1), into: buffer.baseAddress!,
-                                  rowStride: block.width)
-                        rowSink(y, block.x, block.width, row, buffer.baseAddress!)
-                    }
-                }
+                rowSink(block.y + j, block.x, block.width, row, prepared.keepAlpha ? alphaRow(j, spare: spare) : nil)
             }
         }
 

@@ -492,7 +492,7 @@ public enum CoarseLoops {
         let w = grid.area.width
         guard window.width > 0 else { return }
         // Only the cells the window's columns read (a region's grid is wider than a block's window).
-        let first = seed.cell[0], last = seed.cell[window.width - 1] + 1
+        let first = cell[0], last = cell[window.width - 1] + 1
         withExtendedLifetime(grid) {
             let top = UnsafePointer(grid.base) + (j - grid.area.y) * w, bottom = top + w
             for i in first...last { scratch[i] = top[i] + v * (bottom[i] - top[i]) }
@@ -511,6 +511,7 @@ public enum CoarseLoops {
                 // Spacing 2: an even pixel 2q lies ¾ of the way from cell q − 1 to q, the odd one after
                 // it ¼ of the way from q to q + 1 (the same weights `field` reads): sixteen pixels
                 // from eight cells at a time, the field first, then × the mask.
+                // (A window starting on an odd pixel: that one alone, then pairs from x = 1.)
                 var x = window.x & 1
                 if x == 1 { into[0] = field(0) }
                 let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)

@@ -356,15 +356,8 @@ public enum HeightField {
             return (soft > 0 ? soften(inner, p, origin: rowsOrigin) : inner, nil)
         }
         func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
-            guard bothSides else {
-                readRows(first, count, into)
-                for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
-                return
-            }
-            mask.withUnsafeBufferPointer {
-                let rows = $0.baseAddress! + first * w
-                for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(rows[i]) }
-            }
+            readMask(first, count, into)
+            for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
         }
         var combined = plane(rw, rh)
         var coverage = plane(outW, outH)

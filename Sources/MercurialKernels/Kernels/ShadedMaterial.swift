@@ -128,6 +128,8 @@ public enum ShadedMaterial {
         let lanes = SIMD4<Int32>(0, 1, 2, 3)
         let lastU: SIMD4<Float>, lastV: SIMD4<Float>, shadingWidth4: SIMD4<Int32>, shadingHeight4: SIMD4<Int32>
         let gain4: SIMD4<Float>, halfWidth4: SIMD4<Float>, halfHeight4: SIMD4<Float>
+        /// Where a flat pixel samples (the centre), as the sloped ones' u and v.
+        let flatU4: SIMD4<Float>, flatV4: SIMD4<Float>
 
         init(image: UnsafeRawPointer, shading: ShadingImage, scale: Float, pending: Taps,
              heightAlpha: UnsafePointer<Float>, stride: Int, width: Int, out: UnsafeMutablePointer<Float>) {
@@ -149,6 +151,7 @@ public enum ShadedMaterial {
             lastU = SIMD4(repeating: Float(shadingWidth - 1)); lastV = SIMD4(repeating: Float(shadingHeight - 1))
             shadingWidth4 = SIMD4(repeating: Int32(shadingWidth)); shadingHeight4 = SIMD4(repeating: Int32(shadingHeight))
             gain4 = SIMD4(repeating: gain); halfWidth4 = SIMD4(repeating: halfW); halfHeight4 = SIMD4(repeating: halfH)
+            flatU4 = SIMD4(repeating: halfW - 0.5); flatV4 = SIMD4(repeating: halfH - 0.5)
         }
 
         /// One output row's three input rows (above, at, below; each starts at the block's first
@@ -253,8 +256,8 @@ public enum ShadedMaterial {
             var uv = (nx * inv + 1) * halfWidth4 - 0.5, vv = (ny * inv + 1) * halfHeight4 - 0.5
             // Pixels of alpha factor 0 take the flat sample (the centre), whatever their slope.
             let alpha = alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7])), hidden = alpha .== 0
-            uv.replace(with: halfWidth4 - 0.5, where: hidden)
-            vv.replace(with: halfHeight4 - 0.5, where: hidden)
+            uv.replace(with: flatU4, where: hidden)
+            vv.replace(with: flatV4, where: hidden)
             queue(u: uv, v: vv, alpha: alpha, pixel: r.index * width + x)
         }
 
