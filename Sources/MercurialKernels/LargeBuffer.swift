@@ -1,37 +1,53 @@
 import Glibc
 
-/// Scratch floats for a kernel's large working arrays (coarse grids, distance lines): mapped on
-/// their own, in whole 2 MiB pages that the system may back with huge pages, so that the first
-/// touch costs one page fault per 2 MiB instead of one per 4 KiB (these arrays are fresh memory in
-/// every render). Below `mappedBytes`, or if the mapping fails, the memory comes from the heap.
-/// Freed when the last reference goes.
+/// Scratch floats for a kernel's large working arrays (coarse grids, distance lines), in memory the
+/// system may back with huge pages (2 MiB), so that fresh memory's first touch costs one page fault
+/// per 2 MiB instead of one per 4 KiB. Under `hugeBytes`, or if the system refuses, they are plain
+/// heap blocks. Freed when the last reference goes.
 package final class LargeBuffer: @unchecked Sendable {
+    /// Where the floats come from.
+    package enum Source {
+        /// The heap, aligned to a huge page: memory the allocator holds is reused from one render
+        /// to the next (the coarse grids: many, of many sizes).
+        case heap
+        /// A mapping of whole huge pages of its own (the distance lines: a few large arrays, which
+        /// the allocator would hand back to the system and fault in again at every render).
+        case mapping
+    }
+
     package let base: UnsafeMutablePointer<Float>
     package let count: Int
-    /// The mapping `base` lies in (nil: `base` is from the heap).
+    /// The mapping `base` lies in (nil: `base` is a heap block).
     private let mapping: (start: UnsafeMutableRawPointer, bytes: Int)?
 
     static let hugePage = 2 << 20
-    static let mappedBytes = 1 << 20
+    static let hugeBytes = 1 << 20
 
-    package init(floats count: Int) {
+    package init(floats count: Int, from source: Source) {
         self.count = count
         let bytes = max(count, 1) * MemoryLayout<Float>.stride
-        guard bytes >= Self.mappedBytes, let mapping = Self.map(bytes) else {
-            base = .allocate(capacity: max(count, 1))
-            mapping = nil
+        mapping = bytes >= Self.hugeBytes && source == .mapping ? Self.map(bytes) : nil
+        if let mapping {
+            // The floats end where the mapping does (to a cache line), so that a read past them
+            // faults as it would past a heap block under the sanitizers, instead of reading zeros.
+            let used = (bytes + 63) / 64 * 64
+            // Why the binding: the mapping is untyped memory, used only as floats.
+            base = (mapping.start + (mapping.bytes - used)).bindMemory(to: Float.self, capacity: count)
             return
         }
-        self.mapping = mapping
-        // The floats end where the mapping does (to a cache line), so that a read past them faults
-        // as it would past a heap block under the sanitizers, instead of reading spare zeros.
-        let used = (bytes + 63) / 64 * 64
-        // Why the binding: the mapping is untyped memory, used only as floats.
-        base = (mapping.start + (mapping.bytes - used)).bindMemory(to: Float.self, capacity: count)
+        var raw: UnsafeMutableRawPointer? = nil
+        let alignment = bytes >= Self.hugeBytes ? Self.hugePage : 64
+        guard posix_memalign(&raw, alignment, bytes) == 0, let raw else { fatalError("out of memory") }
+        // A hint for the whole huge pages in the block: refused where huge pages are off.
+        if alignment == Self.hugePage, bytes >= Self.hugePage {
+            _ = madvise(raw, bytes / Self.hugePage * Self.hugePage, MADV_HUGEPAGE)
+        }
+        // Why the binding: the block is untyped memory, used only as floats.
+        base = raw.bindMemory(to: Float.self, capacity: count)
     }
 
     deinit {
-        if let mapping { munmap(mapping.start, mapping.bytes) } else { base.deallocate() }
+        if let mapping { munmap(mapping.start, mapping.bytes) } else { free(base) }
     }
 
     /// Whole huge pages holding `bytes`, aligned to a huge page (nil if the system refuses).

@@ -73,12 +73,12 @@ package struct Grid: Sendable {
     package let storage: Storage
     package init(_ area: IntRect) {
         self.area = area
-        storage = Storage(floats: max(area.width, 0) * max(area.height, 0))
+        storage = Storage(floats: max(area.width, 0) * max(area.height, 0), from: .heap)
     }
     package var base: UnsafeMutablePointer<Float> { storage.base }
     package var count: Int { storage.count }
 
-    /// (A large grid's cells are mapped memory: see `LargeBuffer`.)
+    /// (A large grid's cells may lie in huge pages: see `LargeBuffer`.)
     package typealias Storage = LargeBuffer
 }
 

@@ -122,7 +122,7 @@ enum DistanceBevel {
                                   inset: Int, directReach: Int = directReach) -> [Float] {
         let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
         // The distances along the lines, one direction then the other; two rows of crossings.
-        let lines = LargeBuffer(floats: max(ow * h, w * oh)), f = lines.base
+        let lines = LargeBuffer(floats: max(ow * h, w * oh), from: .mapping), f = lines.base
         let t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
         // Within a small reach, each point's minimum over the points in reach costs less than the
         // envelope (and gives the same values); the envelopes' room is made only for them.
