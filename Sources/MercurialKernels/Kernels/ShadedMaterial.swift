@@ -93,7 +93,8 @@ public enum ShadedMaterial {
     /// and where its bilinear sample lies, and asks the processor to fetch those shading pixels
     /// (prefetch); the second (`Block.takePending`), up to a thousand pixels later, blends them.
     /// Lookups land all over the shading image (4 MB at 512²), so without this each one waited for
-    /// memory in turn. Flat pixels skip both: they all take the centre's sample.
+    /// memory in turn; those of gentle slopes, near the centre, are in the cache and not fetched.
+    /// Flat pixels skip both: they all take the centre's sample.
     public static func shade(heightAlpha ha: UnsafePointer<Float>, rowLength: Int? = nil, width: Int, height: Int,
                              scale: Float, shading: ShadingImage, into out: UnsafeMutablePointer<Float>) {
         withUnsafeTemporaryAllocation(byteCount: 7 * 4 * pendingCapacity, alignment: 16) { memory in
@@ -130,6 +131,8 @@ public enum ShadedMaterial {
         let gain4: SIMD4<Float>, halfWidth4: SIMD4<Float>, halfHeight4: SIMD4<Float>
         /// Where a flat pixel samples (the centre), as the sloped ones' u and v.
         let flatU4: SIMD4<Float>, flatV4: SIMD4<Float>
+        /// Lookups closer than this (in texels, each way) to the centre are not prefetched.
+        let nearCentre = SIMD4<Float>(repeating: 16)
 
         init(image: UnsafeRawPointer, shading: ShadingImage, scale: Float, pending: Taps,
              heightAlpha: UnsafePointer<Float>, stride: Int, width: Int, out: UnsafeMutablePointer<Float>) {
@@ -262,7 +265,7 @@ public enum ShadedMaterial {
         }
 
         /// Queues four samples at (u, v) for the pixels from `pixel` on, and prefetches their
-        /// shading pixels. The sample lies clamped to the outermost pixel centres; the pixel left of
+        /// shading pixels unless all four lie near the centre. The sample lies clamped to the outermost pixel centres; the pixel left of
         /// and above it (rounded down) and the weights are as in `bilinear`.
         @inline(__always) mutating func queue(u: SIMD4<Float>, v: SIMD4<Float>, alpha: SIMD4<Float>, pixel: Int) {
             if count + 4 > pendingCapacity { takePending() }
@@ -284,6 +287,9 @@ public enum ShadedMaterial {
             Taps.store(cv - fy, pending.ay, at: count)
             Taps.store(alpha, pending.alpha, at: count)
             count += 4
+            // Gentle slopes look up texels near the centre, which every such pixel reads: cached.
+            let du = cu - flatU4, dv = cv - flatV4
+            if all((du .< nearCentre) .& (du .> -nearCentre) .& (dv .< nearCentre) .& (dv .> -nearCentre)) { return }
             let atRight = at &+ dx, atBelow = at &+ dy, atAcross = atBelow &+ dx
             for i in 0..<4 {
                 mercurial_prefetch(image + Int(at[i]))
