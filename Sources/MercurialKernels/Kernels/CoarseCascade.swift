@@ -399,10 +399,26 @@ public enum CoarseLoops {
                         // Each cell's four parent values, laid out along the row, so that the loop
                         // below reads only consecutive values (and vectorizes).
                         let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
-                        for c in 0..<w {
+                        @inline(__always) func gather(_ c: Int) {
                             let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
                             u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
                         }
+                        // Cells come in pairs with the same parents: sixteen cells from eight
+                        // parents at a time, each stored twice (a first cell whose pair began
+                        // before the row, alone).
+                        var c = 0
+                        if area.x & 1 == 0 { gather(0); c = 1 }
+                        while c + 16 <= w {
+                            let pi = (area.x + c - 1) >> 1
+                            let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)
+                            let e = mercurial_load8(down + pi), f = mercurial_load8(down + pi + 1)
+                            mercurial_store_interleaved8(u0 + c, a, a)
+                            mercurial_store_interleaved8(u1 + c, b, b)
+                            mercurial_store_interleaved8(d0 + c, e, e)
+                            mercurial_store_interleaved8(d1 + c, f, f)
+                            c += 16
+                        }
+                        while c < w { gather(c); c += 1 }
                         let line = row * w
                         for c in 0..<w {
                             let n = line + c
