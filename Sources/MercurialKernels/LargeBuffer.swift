@@ -39,7 +39,7 @@ package final class LargeBuffer: @unchecked Sendable {
         let alignment = bytes >= Self.hugeBytes ? Self.hugePage : 64
         guard posix_memalign(&raw, alignment, bytes) == 0, let raw else { fatalError("out of memory") }
         // A hint for the whole huge pages in the block: refused where huge pages are off.
-        if alignment == Self.hugePage, bytes >= Self.hugePage {
+        if bytes >= Self.hugePage {
             _ = madvise(raw, bytes / Self.hugePage * Self.hugePage, MADV_HUGEPAGE)
         }
         // Why the binding: the block is untyped memory, used only as floats.

@@ -407,7 +407,7 @@ public enum CoarseLoops {
                         // parents at a time, each stored twice (a first cell whose pair began
                         // before the row, alone).
                         var c = 0
-                        if area.x & 1 == 0 { gather(0); c = 1 }
+                        if w > 0, area.x & 1 == 0 { gather(0); c = 1 }
                         while c + 16 <= w {
                             let pi = (area.x + c - 1) >> 1
                             let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)

@@ -265,8 +265,9 @@ public enum ShadedMaterial {
         }
 
         /// Queues four samples at (u, v) for the pixels from `pixel` on, and prefetches their
-        /// shading pixels unless all four lie near the centre. The sample lies clamped to the outermost pixel centres; the pixel left of
-        /// and above it (rounded down) and the weights are as in `bilinear`.
+        /// shading pixels unless all four lie near the centre. The sample lies clamped to the
+        /// outermost pixel centres; the pixel left of and above it (rounded down) and the weights
+        /// are as in `bilinear`.
         @inline(__always) mutating func queue(u: SIMD4<Float>, v: SIMD4<Float>, alpha: SIMD4<Float>, pixel: Int) {
             if count + 4 > pendingCapacity { takePending() }
             let zero4 = SIMD4<Float>()
