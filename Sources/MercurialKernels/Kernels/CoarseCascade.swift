@@ -368,30 +368,36 @@ public enum CoarseLoops {
     }
 
     /// The last level's blurred grid, from the mask (or, `inverted`, from 1 − mask): the seed of
-    /// the cascade's window and of any window inside it.
+    /// the cascade's window and of any window inside it. Each level's cell means are made a row at
+    /// a time as its blur reads them (no grid of them is kept).
     public static func seedGrid(_ c: CoarseCascade, inverted: Bool, forEach: ForEach = serially) -> CoarseCascade.SeedGrid {
         let (levels, means, blurred, m0, mx, my, mxy) = (c.levels, c.means, c.blurred, c.m0, c.mx, c.my, c.mxy)
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
-            let s = levels[k].spacing, area = means[k]
-            let mean = Grid(area)
+            let s = levels[k].spacing, area = means[k], w = area.width
             let cellArea = Float(s * s), half = Float(s) * Float(s - 1) / 2
             if k == 0 {
-                let sums = m0[0].base
-                for i in 0..<mean.count {
-                    let sum = inverted ? cellArea - sums[i] : sums[i]
-                    mean.base[i] = sum / cellArea
+                let sums = UnsafePointer(m0[0].base)
+                previous = blur(area, to: blurred[k], weights: levels[k].weights, forEach: forEach) { row, into in
+                    let line = sums + row * w
+                    for i in 0..<w {
+                        let sum = inverted ? cellArea - line[i] : line[i]
+                        into[i] = sum / cellArea
+                    }
+                    return UnsafePointer(into)
                 }
-            } else {
-                // Every divisor is a power of two: multiplying by its reciprocal gives the same bits.
-                let sFloat = Float(s), perBig = 1 / Float(2 * s), perBig2 = perBig * perBig, perCell = 1 / cellArea
-                // Where a cell's first pixel lies in its parent's interpolation cell: t0 across, v0 down.
-                let even = (1 + 2 * sFloat) / (4 * sFloat), odd = 1 / (4 * sFloat)
-                let out = mean.base, z0 = UnsafePointer(m0[k].base), x0 = UnsafePointer(mx[k].base)
-                let y0 = UnsafePointer(my[k].base), xy0 = UnsafePointer(mxy[k].base)
-                let parent = UnsafePointer(previous.base), parentArea = previous.area, w = area.width
-                let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
-                columns.withUnsafeBufferPointer { t in forEach(area.height) { row in
+                continue
+            }
+            // Every divisor is a power of two: multiplying by its reciprocal gives the same bits.
+            let sFloat = Float(s), perBig = 1 / Float(2 * s), perBig2 = perBig * perBig, perCell = 1 / cellArea
+            // Where a cell's first pixel lies in its parent's interpolation cell: t0 across, v0 down.
+            let even = (1 + 2 * sFloat) / (4 * sFloat), odd = 1 / (4 * sFloat)
+            let z0 = UnsafePointer(m0[k].base), x0 = UnsafePointer(mx[k].base)
+            let y0 = UnsafePointer(my[k].base), xy0 = UnsafePointer(mxy[k].base)
+            let parentGrid = previous, parent = UnsafePointer(previous.base), parentArea = previous.area
+            let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
+            previous = columns.withUnsafeBufferPointer { t in
+                blur(area, to: blurred[k], weights: levels[k].weights, forEach: forEach) { row, out in
                     let j = area.y + row
                     let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
                     let up = parent + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
@@ -431,34 +437,49 @@ public enum CoarseLoops {
                             let sumT = t0 * z + zx * perBig, sumV = v0 * z + zy * perBig
                             let sumTV = t0 * v0 * z + (t0 * zy + v0 * zx) * perBig + zxy * perBig2
                             let value = (c00 * z + db * sumT + dc * sumV + dd * sumTV) * perCell
-                            out[n] = z == 0 ? 0 : value // no mask in the cell: its mean is 0
+                            out[c] = z == 0 ? 0 : value // no mask in the cell: its mean is 0
                         }
                     }
-                } }
+                    return UnsafePointer(out)
+                }
             }
-            previous = blur(mean, to: blurred[k], weights: levels[k].weights, forEach: forEach)
+            withExtendedLifetime(parentGrid) {}
         }
         return CoarseCascade.SeedGrid(grid: previous, spacing: levels.last!.spacing, covers: c.window)
     }
 
-    /// `grid` blurred by the one-sided `weights`, over `area` (grid covers area ± taps). Rows
-    /// that are all 0, and output rows with only such rows within reach, are 0 with no taps added.
+    /// `grid` blurred by the one-sided `weights`, over `area` (grid covers area ± taps).
     static func blur(_ grid: Grid, to area: IntRect, weights: [Float], forEach: ForEach) -> Grid {
-        let t = weights.count - 1, rows = grid.area.height, w = area.width
-        // Across: rows of grid.area, columns of area; flags[j]: row j of grid has a value ≠ 0.
-        let across = Grid(IntRect(x: area.x, y: grid.area.y, width: w, height: rows))
+        let src = UnsafePointer(grid.base), gw = grid.area.width
+        return withExtendedLifetime(grid) {
+            blur(grid.area, to: area, weights: weights, forEach: forEach) { row, _ in src + row * gw }
+        }
+    }
+
+    /// The values over `cells` blurred by the one-sided `weights`, over `area` (cells covers area ±
+    /// taps): `row(j, scratch)` gives row j of `cells` (0-based), in `scratch` (a row's worth) or
+    /// where it lies. Rows that are all 0, and output rows with only such rows within reach, are 0
+    /// with no taps added.
+    static func blur(_ cells: IntRect, to area: IntRect, weights: [Float], forEach: ForEach,
+                     row: (Int, UnsafeMutablePointer<Float>) -> UnsafePointer<Float>) -> Grid {
+        let t = weights.count - 1, rows = cells.height, w = area.width, cw = cells.width
+        // Across: rows of cells, columns of area; flags[j]: row j has a value ≠ 0.
+        let across = Grid(IntRect(x: area.x, y: cells.y, width: w, height: rows))
         let flags = UnsafeMutablePointer<Bool>.allocate(capacity: max(rows, 1))
         flags.initialize(repeating: false, count: max(rows, 1))
         defer { flags.deallocate() }
-        let src = UnsafePointer(grid.base)
         let mid = across.base
-        forEach(rows) { j in
-            let whole = src + j * grid.area.width
-            var any = false
-            for i in 0..<grid.area.width where whole[i] != 0 { any = true; break }
-            flags[j] = any
-            guard any else { return (mid + j * w).initialize(repeating: 0, count: w) }
-            taps(whole + (area.x - grid.area.x), stride: 1, weights: weights, into: mid + j * w, count: w)
+        withoutActuallyEscaping(row) { row in
+            forEach(rows) { j in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: max(cw, 1)) { scratch in
+                    let whole = row(j, scratch.baseAddress!)
+                    var any = false
+                    for i in 0..<cw where whole[i] != 0 { any = true; break }
+                    flags[j] = any
+                    guard any else { return (mid + j * w).initialize(repeating: 0, count: w) }
+                    taps(whole + (area.x - cells.x), stride: 1, weights: weights, into: mid + j * w, count: w)
+                }
+            }
         }
         // before[j]: how many rows before j have a value ≠ 0.
         var before = [Int](repeating: 0, count: rows + 1)
@@ -466,7 +487,7 @@ public enum CoarseLoops {
         let out = Grid(area)
         let dst = out.base
         forEach(area.height) { r in
-            let row = area.y + r - grid.area.y
+            let row = area.y + r - cells.y
             guard before[row + t + 1] - before[row - t] > 0 else { return (dst + r * w).initialize(repeating: 0, count: w) }
             taps(mid + row * w, stride: w, weights: weights, into: dst + r * w, count: w)
         }
