@@ -46,6 +46,39 @@ final class BevelStyleTests: XCTestCase {
         }
     }
 
+    /// The Core Image profile's outer side never reaches 1 exactly, so its ring would cover the whole
+    /// layer with a faint alpha: below `coverageFloor` the coverage is 0, elsewhere its formula.
+    func testCoverageBelowTheFloorIsZero() {
+        let mask = Masks.disc(width: 160, height: 160, cx: 79.5, cy: 79.5, r: 15)
+        let floor = BevelStyle.coverageFloor
+        for style in [BevelStyle.outer, .emboss] {
+            // Sides of width 12: the smallest with coarse levels.
+            let p = HeightFieldParameters(radius: style == .outer ? 12 : 24, style: style)
+            let (_, coverage) = HeightField.styled(window: mask.padded(by: p.halo), parameters: p)
+            // The outer side by itself: the inner profile of the inverted mask (1 beyond the layer).
+            let side = p.side(radius: p.sideRadius)
+            var inverted = mask.padded(by: side.halo)
+            for i in inverted.pixels.indices { inverted.pixels[i] = 1 - inverted.pixels[i] }
+            let outer = HeightField.compute(window: inverted, parameters: side)
+            let width = Float(p.sideRadius)
+            var cut = 0
+            for y in 0..<160 {
+                for x in 0..<160 {
+                    let c = coverage![x, y], formula = min(1, width * (1 - outer[x, y]))
+                    XCTAssert(c == 0 || c >= floor, "\(style) at (\(x), \(y)): \(c)")
+                    if formula < floor - 1e-5 {
+                        XCTAssertEqual(c, 0, "\(style) at (\(x), \(y))")
+                        if formula > 0 { cut += 1 }
+                    } else if formula > floor + 1e-5 {
+                        XCTAssertEqual(c, formula, accuracy: 1e-5, "\(style) at (\(x), \(y))")
+                    }
+                }
+            }
+            XCTAssertGreaterThan(cut, 0, "\(style): the profile's tail lies below the floor somewhere")
+            XCTAssertEqual(coverage![0, 0], 0, "\(style): nothing far from the shape")
+        }
+    }
+
     /// Soften is a Gaussian blur of the unsoftened heights (σ = soften, cut at 3.5σ).
     func testSoftenBlursTheHeights() {
         let mask = Masks.disc(width: 60, height: 50, cx: 29.4, cy: 24.7, r: 16)

@@ -30,12 +30,18 @@ public enum BevelProfile: Int, CaseIterable, Sendable {
 /// - emboss: h = ½·H(m, R/2) + ½·(1 − H(1 − m, R/2)) — half inside, half outside, ½ on the edge;
 /// - pillow: h = H(m, R/2) + H(1 − m, R/2) — both sides rise from the edge, which sinks in.
 /// The outside styles also give a coverage: c = max(alpha, min(1, W·(1 − H(1 − m, W)))), 1 over
-/// the shape and the ring of width W around it, fading at the ring's outer edge as the profile does.
+/// the shape and the ring of width W around it, fading at the ring's outer edge as the profile does;
+/// the ring's part below `coverageFloor` is 0 (the Core Image profile's tail never reaches 0 exactly).
 public enum BevelStyle: Int, CaseIterable, Sendable {
     case inner = 0, outer, emboss, pillow
 
     /// Whether the style reaches outside the shape.
     public var reachesOutside: Bool { self != .inner }
+
+    /// Below this the ring's coverage is 0: less than half a step of 8-bit alpha, so an export shows
+    /// the same, and the layer keeps no faint alpha far from its shapes (for Alpha to Selection,
+    /// autocrop), where shading would have had to light every pixel.
+    public static let coverageFloor: Float = 1.0 / 1024
 }
 
 public struct HeightFieldParameters: Sendable, Equatable {
@@ -391,10 +397,15 @@ public enum HeightField {
         }
     }
 
-    /// One row of an outside style's coverage, min(1, W·(1 − outer)), from the outer side's row.
+    /// One row of an outside style's coverage, min(1, W·(1 − outer)) and 0 below the floor, from
+    /// the outer side's row.
     @inline(__always)
     static func coverageRow(outer: UnsafePointer<Float>, width: Float, into row: UnsafeMutablePointer<Float>, count: Int) {
-        for x in 0..<count { row[x] = min(1, width * (1 - outer[x])) }
+        let floor = BevelStyle.coverageFloor
+        for x in 0..<count {
+            let c = min(1, width * (1 - outer[x]))
+            row[x] = c < floor ? 0 : c
+        }
     }
 
     /// `p`'s soften of `plane` (its first pixel at `origin` in the image): the result is
