@@ -31,16 +31,16 @@ public enum BevelProfile: Int, CaseIterable, Sendable {
 /// - pillow: h = H(m, R/2) + H(1 − m, R/2) — both sides rise from the edge, which sinks in.
 /// The outside styles also give a coverage: c = max(alpha, min(1, W·(1 − H(1 − m, W)))), 1 over
 /// the shape and the ring of width W around it, fading at the ring's outer edge as the profile does;
-/// the ring's part below `coverageFloor` is 0 (the Core Image profile's tail never reaches 0 exactly).
+/// below `coverageFloor` it is 0 (the Core Image profile's tail never reaches 0 by itself).
 public enum BevelStyle: Int, CaseIterable, Sendable {
     case inner = 0, outer, emboss, pillow
 
     /// Whether the style reaches outside the shape.
     public var reachesOutside: Bool { self != .inner }
 
-    /// Below this the ring's coverage is 0: less than half a step of 8-bit alpha, so an export shows
-    /// the same, and the layer keeps no faint alpha far from its shapes (for Alpha to Selection,
-    /// autocrop), where shading would have had to light every pixel.
+    /// Below this the ring's coverage is 0: under half a step of 8-bit alpha, so an 8-bit export looks
+    /// the same, and no faint alpha is left far from the shapes (Alpha to Selection and autocrop see
+    /// the shape and its ring; shading skips those pixels).
     public static let coverageFloor: Float = 1.0 / 1024
 }
 
