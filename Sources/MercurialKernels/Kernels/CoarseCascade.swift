@@ -394,9 +394,10 @@ public enum CoarseLoops {
             let even = (1 + 2 * sFloat) / (4 * sFloat), odd = 1 / (4 * sFloat)
             let z0 = UnsafePointer(m0[k].base), x0 = UnsafePointer(mx[k].base)
             let y0 = UnsafePointer(my[k].base), xy0 = UnsafePointer(mxy[k].base)
-            let parentGrid = previous, parent = UnsafePointer(previous.base), parentArea = previous.area
+            let parent = UnsafePointer(previous.base), parentArea = previous.area
             let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
-            previous = columns.withUnsafeBufferPointer { t in
+            // (The parent grid is read through `parent` until this level's blur is made.)
+            previous = withExtendedLifetime(previous) { columns.withUnsafeBufferPointer { t in
                 blur(area, to: blurred[k], weights: levels[k].weights, forEach: forEach) { row, out in
                     let j = area.y + row
                     let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
@@ -442,8 +443,7 @@ public enum CoarseLoops {
                     }
                     return UnsafePointer(out)
                 }
-            }
-            withExtendedLifetime(parentGrid) {}
+            } }
         }
         return CoarseCascade.SeedGrid(grid: previous, spacing: levels.last!.spacing, covers: c.window)
     }
