@@ -31,58 +31,62 @@ enum DistanceBevel {
     static func sides(mask: Plane, radius: Float, profile: BevelProfile, halo: Int,
                       inside: Bool, outside: Bool) -> (inner: Plane, outer: Plane) {
         let w = mask.width, h = mask.height, ow = w - 2 * halo, oh = h - 2 * halo
-        // (Every pixel of a side asked for is written below.)
-        var inner = Plane.unfilled(width: inside ? ow : 0, height: inside ? oh : 0)
-        var outer = Plane.unfilled(width: outside ? ow : 0, height: outside ? oh : 0)
         let limit = radius + 1 // beyond, d > R: the top of the bevel
+        // The squared distances become the first side asked for, in place; a second side gets a
+        // plane of its own. (Every pixel of a side asked for is written below.)
+        var squared = mask.pixels.withUnsafeBufferPointer {
+            crossingDistances($0.baseAddress!, width: w, height: h, reach: Int(limit.rounded(.up)), inset: halo)
+        }
+        var second = Plane.unfilled(width: inside && outside ? ow : 0, height: inside && outside ? oh : 0)
         mask.pixels.withUnsafeBufferPointer { mb in
             let m = mb.baseAddress!
-            let squared = crossingDistances(m, width: w, height: h, reach: Int(limit.rounded(.up)), inset: halo)
-            inner.pixels.withUnsafeMutableBufferPointer { ib in
-                outer.pixels.withUnsafeMutableBufferPointer { ob in
-                    squared.withUnsafeBufferPointer { sq in
-                        let limit2 = limit * limit
-                        for y in halo..<(h - halo) {
-                            let d2 = sq.baseAddress! + (y - halo) * ow, mask = m + y * w + halo, o = (y - halo) * ow
-                            // Sixteen pixels at a time, as vectors (the same arithmetic as `height`'s),
-                            // then the row's last ones.
-                            var x = 0
-                            while x + 16 <= ow {
-                                let d = UnsafeRawPointer(d2 + x).loadUnaligned(as: SIMD16<Float>.self)
-                                var t = mercurial_div16(mercurial_sqrt16(d), SIMD16(repeating: radius))
-                                t.replace(with: 1, where: t .> 1)
-                                t.replace(with: 1, where: .!(d .<= limit2))
-                                var height = t
-                                switch profile {
-                                case .round: let u = 1 - t; height = mercurial_sqrt16(1 - u * u)
-                                case .smooth: height = t * t * (3 - 2 * t)
-                                case .linear, .coreImage: break
-                                }
-                                let isInside = UnsafeRawPointer(mask + x).loadUnaligned(as: SIMD16<Float>.self) .>= 0.5
-                                if inside {
-                                    UnsafeMutableRawPointer(ib.baseAddress! + o + x).storeBytes(
-                                        of: SIMD16<Float>().replacing(with: height, where: isInside), as: SIMD16<Float>.self)
-                                }
-                                if outside {
-                                    UnsafeMutableRawPointer(ob.baseAddress! + o + x).storeBytes(
-                                        of: height.replacing(with: 0, where: isInside), as: SIMD16<Float>.self)
-                                }
-                                x += 16
+            squared.withUnsafeMutableBufferPointer { sq in
+                second.pixels.withUnsafeMutableBufferPointer { sb in
+                    let ib = sq.baseAddress!, ob = inside ? sb.baseAddress! : sq.baseAddress!
+                    let limit2 = limit * limit
+                    for y in halo..<(h - halo) {
+                        let d2 = sq.baseAddress! + (y - halo) * ow, mask = m + y * w + halo, o = (y - halo) * ow
+                        // Sixteen pixels at a time, as vectors (the same arithmetic as `height`'s),
+                        // then the row's last ones.
+                        var x = 0
+                        while x + 16 <= ow {
+                            let d = UnsafeRawPointer(d2 + x).loadUnaligned(as: SIMD16<Float>.self)
+                            var t = mercurial_div16(mercurial_sqrt16(d), SIMD16(repeating: radius))
+                            t.replace(with: 1, where: t .> 1)
+                            t.replace(with: 1, where: .!(d .<= limit2))
+                            var height = t
+                            switch profile {
+                            case .round: let u = 1 - t; height = mercurial_sqrt16(1 - u * u)
+                            case .smooth: height = t * t * (3 - 2 * t)
+                            case .linear, .coreImage: break
                             }
-                            for x in x..<ow {
-                                let isInside = mask[x] >= 0.5, value = height(d2[x], limit2: limit2)
-                                if inside { ib[o + x] = isInside ? value : 0 }
-                                if outside { ob[o + x] = isInside ? 0 : value }
+                            let isInside = UnsafeRawPointer(mask + x).loadUnaligned(as: SIMD16<Float>.self) .>= 0.5
+                            if inside {
+                                UnsafeMutableRawPointer(ib + o + x).storeBytes(
+                                    of: SIMD16<Float>().replacing(with: height, where: isInside), as: SIMD16<Float>.self)
                             }
+                            if outside {
+                                UnsafeMutableRawPointer(ob + o + x).storeBytes(
+                                    of: height.replacing(with: 0, where: isInside), as: SIMD16<Float>.self)
+                            }
+                            x += 16
                         }
-                        @inline(__always) func height(_ d2: Float, limit2: Float) -> Float {
-                            d2 <= limit2 ? shape(min(d2.squareRoot() / radius, 1), profile) : 1
+                        for x in x..<ow {
+                            let isInside = mask[x] >= 0.5, value = height(d2[x], limit2: limit2)
+                            if inside { ib[o + x] = isInside ? value : 0 }
+                            if outside { ob[o + x] = isInside ? 0 : value }
                         }
+                    }
+                    @inline(__always) func height(_ d2: Float, limit2: Float) -> Float {
+                        d2 <= limit2 ? shape(min(d2.squareRoot() / radius, 1), profile) : 1
                     }
                 }
             }
         }
-        return (inner, outer)
+        let first = Plane(width: inside || outside ? ow : 0, height: inside || outside ? oh : 0,
+                          pixels: inside || outside ? squared : [])
+        let empty = Plane(width: 0, height: 0)
+        return inside ? (first, outside ? second : empty) : (empty, outside ? first : empty)
     }
 
     /// For each pixel of row y, where the edge crosses the segment to its right neighbour (or the

@@ -283,40 +283,44 @@ public enum HeightField {
         for i in mask.pixels.indices { mask.pixels[i] = sanitizedMask(mask.pixels[i]) }
         // The sides over the output grown by the soften's reach (halo = side's halo + soft). The
         // exact-distance profiles measure both sides to the same edge in one distance transform.
-        var inner: Plane? = nil, outer: Plane? = nil
-        if p.style.reachesOutside, !side.returnsMask {
-            let both = DistanceBevel.sides(mask: mask, radius: Float(side.effectiveRadius), profile: side.profile,
-                                           halo: side.halo, inside: p.style != .outer, outside: true)
-            (inner, outer) = (p.style == .outer ? nil : both.inner, both.outer)
+        var inner = Plane(width: 0, height: 0), outer = Plane(width: 0, height: 0)
+        if !side.returnsMask {
+            (inner, outer) = DistanceBevel.sides(mask: mask, radius: Float(side.effectiveRadius), profile: side.profile,
+                                                 halo: side.halo, inside: p.style != .outer,
+                                                 outside: p.style.reachesOutside)
         } else {
-            inner = p.style == .outer ? nil : compute(window: mask, parameters: side)
             if p.style.reachesOutside {
-                var inverted = mask
-                for i in inverted.pixels.indices { inverted.pixels[i] = 1 - mask.pixels[i] }
-                outer = compute(window: inverted, parameters: side)
+                outer = mask
+                for i in outer.pixels.indices { outer.pixels[i] = 1 - mask.pixels[i] }
+                outer = compute(window: outer, parameters: side)
             }
+            if p.style != .outer { inner = compute(window: mask, parameters: side) }
         }
+        // The style's heights land in place in the side that holds them (inner, or outer for the
+        // outer style); the outer side's coverage is taken from each row before it is combined.
         let gw = outW + 2 * soft, gh = outH + 2 * soft
-        // (Each row of both is written below.)
-        var combined = Plane.unfilled(width: gw, height: gh)
-        var coverage: Plane? = outer == nil ? nil : Plane.unfilled(width: outW, height: outH)
+        var coverage: Plane? = p.style.reachesOutside ? Plane.unfilled(width: outW, height: outH) : nil
         let width = Float(max(p.sideRadius, 1))
-        let innerRows = inner?.pixels ?? [], outerRows = outer?.pixels ?? []
-        combined.pixels.withUnsafeMutableBufferPointer { c in
-            innerRows.withUnsafeBufferPointer { i in
-                outerRows.withUnsafeBufferPointer { o in
-                    for y in 0..<gh {
-                        let ir = inner == nil ? nil : i.baseAddress! + y * gw
-                        let or = outer == nil ? nil : o.baseAddress! + y * gw
-                        combineRow(p.style, inner: ir, outer: or, into: c.baseAddress! + y * gw, count: gw)
-                        guard let or, y >= soft, y < soft + outH else { continue }
-                        coverage!.pixels.withUnsafeMutableBufferPointer {
-                            coverageRow(outer: or + soft, width: width, into: $0.baseAddress! + (y - soft) * outW, count: outW)
-                        }
+        if p.style.reachesOutside {
+            coverage!.pixels.withUnsafeMutableBufferPointer { cover in
+                outer.pixels.withUnsafeMutableBufferPointer { o in
+                    for y in soft..<(soft + outH) {
+                        coverageRow(outer: o.baseAddress! + y * gw + soft, width: width,
+                                    into: cover.baseAddress! + (y - soft) * outW, count: outW)
+                    }
+                    guard p.style != .outer else {
+                        for y in 0..<gh { combineRow(.outer, inner: nil, outer: o.baseAddress! + y * gw,
+                                                     into: o.baseAddress! + y * gw, count: gw) }
+                        return
+                    }
+                    inner.pixels.withUnsafeMutableBufferPointer { i in
+                        for y in 0..<gh { combineRow(p.style, inner: i.baseAddress! + y * gw, outer: o.baseAddress! + y * gw,
+                                                     into: i.baseAddress! + y * gw, count: gw) }
                     }
                 }
             }
         }
+        let combined = p.style == .outer ? outer : inner
         guard soft > 0 else { return (combined, coverage) }
         return (soften(combined, p, origin: (origin.x + halo - soft, origin.y + halo - soft)), coverage)
     }
@@ -365,20 +369,20 @@ public enum HeightField {
             readMask(first, count, into)
             for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
         }
-        var combined = plane(rw, rh)
+        // Emboss and pillow combine into the inner side's rows, in place.
+        var combined = p.style == .outer ? plane(rw, rh) : inner
+        inner = Plane(width: 0, height: 0)
         var coverage = plane(outW, outH)
         let width = Float(max(p.sideRadius, 1))
         combined.pixels.withUnsafeMutableBufferPointer { c in
             coverage.pixels.withUnsafeMutableBufferPointer { cover in
-                inner.pixels.withUnsafeBufferPointer { i in
-                    coreImageRows(width: w, height: h, weights: weights, seed: seeds.outer,
-                                  readRows: readInverted) { y, outer in
-                        combineRow(p.style, inner: p.style == .outer ? nil : i.baseAddress! + y * rw, outer: outer,
-                                   into: c.baseAddress! + y * rw, count: rw)
-                        guard y >= soft, y < soft + outH else { return }
-                        coverageRow(outer: outer + soft, width: width, into: cover.baseAddress! + (y - soft) * outW,
-                                    count: outW)
-                    }
+                coreImageRows(width: w, height: h, weights: weights, seed: seeds.outer,
+                              readRows: readInverted) { y, outer in
+                    let row = c.baseAddress! + y * rw
+                    combineRow(p.style, inner: p.style == .outer ? nil : row, outer: outer, into: row, count: rw)
+                    guard y >= soft, y < soft + outH else { return }
+                    coverageRow(outer: outer + soft, width: width, into: cover.baseAddress! + (y - soft) * outW,
+                                count: outW)
                 }
             }
         }
