@@ -308,6 +308,37 @@ final class HeightFieldTests: XCTestCase {
         }
     }
 
+    /// The envelopes take only the halo points that can be lowest inside the output: with halos
+    /// wider than the reach, they give the direct minimum's bits. The discs lie in the halo's
+    /// corners, where the output's nearest pixels find their nearest edge across more than half
+    /// the reach of halo.
+    func testEnvelopeHaloPointsKeepTheBits() {
+        let masks = [Masks.disc(width: 97, height: 88, cx: 9.4, cy: 8.7, r: 7.3),
+                     Masks.disc(width: 97, height: 88, cx: 87.4, cy: 78.2, r: 7.3),
+                     Masks.strokes(width: 90, height: 84), Masks.random(width: 88, height: 80, seed: 11)]
+        for (n, mask) in masks.enumerated() {
+            var within = 0
+            for (reach, inset) in [(30, 33), (20, 21), (12, 38)] {
+                let (direct, envelope) = mask.pixels.withUnsafeBufferPointer { m in
+                    (DistanceBevel.crossingDistances(m.baseAddress!, width: mask.width, height: mask.height, reach: reach,
+                                                     inset: inset, directReach: reach),
+                     DistanceBevel.crossingDistances(m.baseAddress!, width: mask.width, height: mask.height, reach: reach,
+                                                     inset: inset, directReach: 0))
+                }
+                let limit = Float(reach * reach)
+                for i in direct.indices {
+                    if envelope[i] <= limit {
+                        within += 1
+                        XCTAssertEqual(direct[i].bitPattern, envelope[i].bitPattern, "mask \(n) reach \(reach) pixel \(i)")
+                    } else {
+                        XCTAssertGreaterThan(direct[i], limit, "mask \(n) reach \(reach) pixel \(i)")
+                    }
+                }
+            }
+            XCTAssertGreaterThan(within, 0, "mask \(n)")
+        }
+    }
+
     /// Sub-pixel: moving an anti-aliased straight edge by 0.1 px moves the height by 0.1 / R.
     func testSubPixelEdgeMovesHeightSmoothly() {
         func column(edge: Double) -> Plane {
