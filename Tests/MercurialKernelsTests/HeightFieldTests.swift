@@ -308,10 +308,9 @@ final class HeightFieldTests: XCTestCase {
         }
     }
 
-    /// The envelopes take only the halo points that can be lowest inside the output: with halos
-    /// wider than the reach, they give the direct minimum's bits. The discs lie in the halo's
-    /// corners, where the output's nearest pixels find their nearest edge across more than half
-    /// the reach of halo.
+    /// With halos wider than the reach, the envelopes give the direct minimum's bits. The discs lie
+    /// in the halo's corners, where the output's nearest pixels find their nearest edge across more
+    /// than half the reach of halo.
     func testEnvelopeHaloPointsKeepTheBits() {
         let masks = [Masks.disc(width: 97, height: 88, cx: 9.4, cy: 8.7, r: 7.3),
                      Masks.disc(width: 97, height: 88, cx: 87.4, cy: 78.2, r: 7.3),

@@ -336,25 +336,17 @@ enum DistanceBevel {
     /// The lower envelope of the parabolas (p − q)² + f(q) over one line of `n` points, at the
     /// points in `points`: min'd into `out` (out[0] for the first of them) where it is at most
     /// `reach`² (written into it, `replacing`, with ∞ beyond).
-    ///
-    /// Of the points beyond `points` (the halo), only those that can be the lowest somewhere in
-    /// `points` enter the envelope. Left of the first point x0, parabola q is above parabola q′ > q
-    /// on all of [x0, ∞) once it is above it at x0 (their difference falls with x), so going left
-    /// from x0, only q whose value at x0 is below every nearer one's can matter, and none once
-    /// (x0 − q)² alone is above that; none beyond `reach` either (all their values lie above
-    /// reach²). The same on the right.
     static func envelope(_ f: UnsafePointer<Float>, length n: Int, reach: Int, points: Range<Int>, scratch: EnvelopeScratch,
                          into out: UnsafeMutablePointer<Float>, replacing: Bool = false) {
-        guard !points.isEmpty else { return }
         let v = scratch.v, z = scratch.z, g = scratch.g, hv = scratch.hv
         var k = -1
-        @inline(__always) func insert(_ q: Int) {
+        for q in 0..<n {
             let fq = Double(f[q])
-            guard fq < .infinity else { return }
+            guard fq < .infinity else { continue }
             let hq = fq + Double(q * q)
             if k < 0 {
                 k = 0; v[0] = q; g[0] = fq; hv[0] = hq; z[0] = -.infinity; z[1] = .infinity
-                return
+                continue
             }
             var s: Double
             repeat {
@@ -367,41 +359,6 @@ enum DistanceBevel {
             hv[k] = hq
             z[k] = s
             z[k + 1] = .infinity
-        }
-        // The left halo's points that matter, found right to left (kept in `v`'s far end, which
-        // the envelope of at most n points never reaches first), then entered left to right.
-        let x0 = points.lowerBound, x1 = points.upperBound - 1
-        var kept = 0
-        if x0 > 0 {
-            var lowest = Double(f[x0])
-            for q in Swift.stride(from: x0 - 1, through: max(0, x0 - reach), by: -1) {
-                let d = Double((x0 - q) * (x0 - q))
-                guard d < lowest else { break }
-                let value = Double(f[q]) + d
-                if value < lowest {
-                    lowest = value
-                    kept += 1
-                    v[n - kept] = q
-                }
-            }
-        }
-        while kept > 0 {
-            let q = v[n - kept]
-            kept -= 1
-            insert(q)
-        }
-        for q in points { insert(q) }
-        if x1 + 1 < n {
-            var lowest = Double(f[x1])
-            for q in (x1 + 1)..<min(n, x1 + reach + 1) {
-                let d = Double((q - x1) * (q - x1))
-                guard d < lowest else { break }
-                let value = Double(f[q]) + d
-                if value < lowest {
-                    lowest = value
-                    insert(q)
-                }
-            }
         }
         guard k >= 0 else {
             if replacing { out.update(repeating: .infinity, count: points.count) }
