@@ -27,9 +27,10 @@ enum DistanceBevel {
     /// Both sides of the edge from one distance transform: `inner` (when asked) rises inside the
     /// mask (m ≥ 0.5) from the edge, as `compute`; `outer` (when asked) rises outside it (m < 0.5)
     /// from the same edge — the height field of the inverted mask, measured to the same crossings.
-    /// A side not asked for is empty (0 × 0).
+    /// At least one side is asked for; a side not asked for is empty (0 × 0).
     static func sides(mask: Plane, radius: Float, profile: BevelProfile, halo: Int,
                       inside: Bool, outside: Bool) -> (inner: Plane, outer: Plane) {
+        precondition(inside || outside)
         let w = mask.width, h = mask.height, ow = w - 2 * halo, oh = h - 2 * halo
         let limit = radius + 1 // beyond, d > R: the top of the bevel
         // The squared distances become the first side asked for, in place; a second side gets a
@@ -83,10 +84,8 @@ enum DistanceBevel {
                 }
             }
         }
-        let first = Plane(width: inside || outside ? ow : 0, height: inside || outside ? oh : 0,
-                          pixels: inside || outside ? squared : [])
-        let empty = Plane(width: 0, height: 0)
-        return inside ? (first, outside ? second : empty) : (empty, outside ? first : empty)
+        let first = Plane(width: ow, height: oh, pixels: squared), empty = Plane(width: 0, height: 0)
+        return inside ? (first, outside ? second : empty) : (empty, first)
     }
 
     /// For each pixel of row y, where the edge crosses the segment to its right neighbour (or the
