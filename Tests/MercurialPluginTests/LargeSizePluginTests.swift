@@ -111,4 +111,35 @@ final class LargeSizePluginTests: PluginTestCase {
             }
         }
     }
+
+    /// A region large enough to be made in several whole windows of exact distances is shared out
+    /// among threads in those windows' blocks: the same pixels as one thread, which works it in one
+    /// part. (3000 × 2000 at 250 px: two columns of two windows' blocks, one part each.)
+    func testRegionSharedInItsWindowsGivesTheSameBits() {
+        let (w, h) = (3000, 2000)
+        var rgba = [Float](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let dx = Double(x) - 900, dy = Double(y) - 1100
+                var a = min(max(420 - (dx * dx + dy * dy).squareRoot(), 0), 1)
+                if (x >= 1700 && x < 1800 && y >= 300 && y < 1700) || (y >= 1500 && y < 1580 && x >= 1200 && x < 2700) { a = 1 }
+                rgba[4 * (y * w + x) + 3] = Float(a)
+            }
+        }
+        let layer = Buffer(x: 0, y: 0, width: w, height: h, format: "RGBA float", pixels: rgba)
+        for style in ["outer-bevel", "inner-bevel"] {
+            func picture(threads: Int) -> [Float] {
+                let g = Graph()
+                let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer)])
+                let node = g.add("mercurial:liquid-metal", ["radius": .double(250), "technique": .string("chisel-soft"),
+                                                            "style": .string(style)])
+                g.link(src, node)
+                return render(g, node, x: 0, y: 0, width: w, height: h, format: "RGBA float", components: 4, threads: threads)
+            }
+            let one = picture(threads: 1)
+            // Relief there is (the red of every 101st pixel).
+            XCTAssertGreaterThan(Set(stride(from: 0, to: one.count, by: 4 * 101).map { one[$0] }).count, 100, style)
+            assertSamePixels(picture(threads: 2), one, "\(style), two threads")
+        }
+    }
 }

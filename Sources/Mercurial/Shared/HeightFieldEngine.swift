@@ -113,6 +113,14 @@ enum HeightFieldEngine {
         return (width, p.coarseLevels.isEmpty ? height : min(height, max(64, coarseBlockPixels / width)))
     }
 
+    /// The blocks of whole windows (the profiles that do not stream) in a region of `width` ×
+    /// `height`: its columns as even as can be, each block as tall as the budget allows at its
+    /// width (a tall column is one window, not a stack of squares).
+    static func windowBlock(_ p: HeightFieldParameters, width: Int, height: Int) -> (width: Int, height: Int) {
+        let halo = p.streamHalo, w = evenly(width, atMost: blockSize(p, roiHeight: height).width)
+        return (w, evenly(height, atMost: max(128, windowPixelBudget / (w + 2 * halo) - 2 * halo)))
+    }
+
     /// The widest of the fewest equal parts of `length` that are at most `limit` long.
     static func evenly(_ length: Int, atMost limit: Int) -> Int {
         guard length > 0, limit > 0 else { return max(limit, 1) }
@@ -144,14 +152,8 @@ enum HeightFieldEngine {
     /// `seeds`: the coarse levels made for a region holding `roi` (nil: each block makes its own).
     static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, seeds: CoarseSeeds? = nil, emit: Sink,
                         rows: RowSink? = nil) {
-        var (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
-        if !streams(prepared.parameters) {
-            // Whole windows: the region's columns as even as can be, each block as tall as the budget
-            // allows at its width (a tall column is one window, not a stack of squares).
-            let halo = prepared.parameters.streamHalo
-            width = evenly(roi.width, atMost: width)
-            height = evenly(roi.height, atMost: max(128, windowPixelBudget / (width + 2 * halo) - 2 * halo))
-        }
+        let (width, height) = streams(prepared.parameters) ? blockSize(prepared.parameters, roiHeight: roi.height)
+            : windowBlock(prepared.parameters, width: roi.width, height: roi.height)
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
