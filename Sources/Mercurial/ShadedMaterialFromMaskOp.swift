@@ -60,8 +60,8 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     /// `halosPerColumn` halos; a region too narrow for two columns per thread is cut into bands
     /// too, as GEGL would cut it, no thinner than that either (down to one part a thread:
     /// `HeightFieldEngine.partGrid`). Parts are whole tiles of the output, which threads fill at once.
-    /// A region whose heights come in whole windows, at least two a thread, is shared out in
-    /// those windows' blocks instead: no halo is read beyond theirs.
+    /// A region whose heights come in whole windows is shared out in those windows' blocks
+    /// instead (`HeightFieldEngine.windowGrid`): no halo is read beyond theirs.
     static let partsPerThread = 2
     static let halosPerColumn = 8
 
@@ -72,21 +72,18 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let shading = ShadingEngine.image(prepared.shading, aux: aux)
-        let halo = prepared.height.parameters.streamHalo
-        // Each part in columns two pixels narrower than the height field's blocks: with their
-        // one-pixel ring, one block wide.
-        let widest = max(1, HeightFieldEngine.blockSize(prepared.height.parameters, roiHeight: roi.height + 2).width - 2)
-        var grid = HeightFieldEngine.partGrid(roi, halo: halo, threads: Parallel.threads, partsPerThread: partsPerThread,
-                                              halos: halosPerColumn)
-        if !HeightFieldEngine.streams(prepared.height.parameters) {
-            // The windows' blocks of the region's columns (each with its ring).
-            let across = (roi.width + widest - 1) / widest
-            let block = HeightFieldEngine.windowBlock(prepared.height.parameters, width: (roi.width + across - 1) / across + 2,
-                                                      height: roi.height + 2)
-            let down = (roi.height + 2 + block.height - 1) / block.height
-            if across * down >= partsPerThread * Parallel.threads { grid = (across, down) }
-        }
+        let p = prepared.height.parameters, halo = p.streamHalo, wanted = partsPerThread * Parallel.threads
+        // Whole windows: the parts are the windows' blocks (with their ring), as few pixels of halo
+        // in all as their budget allows; each part one block. The streams: parts of `partGrid`,
+        // each in columns two pixels narrower than the height field's blocks (with their ring, one
+        // block wide).
+        let wholeWindows = !HeightFieldEngine.streams(p)
+        let grid = wholeWindows ? HeightFieldEngine.windowGrid(p, width: roi.width + 2, height: roi.height + 2, parts: wanted)
+            : HeightFieldEngine.partGrid(roi, halo: halo, threads: Parallel.threads, partsPerThread: partsPerThread,
+                                         halos: halosPerColumn)
         let parts = output.tileGrid(roi, columns: grid.columns, rows: grid.rows)
+        let widest = wholeWindows ? parts.reduce(1) { max($0, $1.width) }
+            : max(1, HeightFieldEngine.blockSize(p, roiHeight: roi.height + 2).width - 2)
         let columnWidth = parts.map { columns(of: $0, widest: widest).map(\.width).max() ?? 0 }.max() ?? 0
         let tileRows = output.tileBlocks(roi, maxWidth: roi.width).largestBlockSize.height
         // The ring: a tile row with the rows above and below it, a strip, and a row to spare.

@@ -113,8 +113,8 @@ final class LargeSizePluginTests: PluginTestCase {
     }
 
     /// A region large enough to be made in several whole windows of exact distances is shared out
-    /// among threads in those windows' blocks: the same pixels as one thread, which works it in one
-    /// part. (3000 × 2000 at 250 px: two columns of two windows' blocks, one part each.)
+    /// among threads in those windows' blocks: the same pixels whatever the blocks. (3000 × 2000 at
+    /// 250 px: one thread takes three columns of one block, two threads two columns of two.)
     func testRegionSharedInItsWindowsGivesTheSameBits() {
         let (w, h) = (3000, 2000)
         var rgba = [Float](repeating: 0, count: w * h * 4)

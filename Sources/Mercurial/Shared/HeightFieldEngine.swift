@@ -113,12 +113,29 @@ enum HeightFieldEngine {
         return (width, p.coarseLevels.isEmpty ? height : min(height, max(64, coarseBlockPixels / width)))
     }
 
-    /// The blocks of whole windows (the profiles that do not stream) in a region of `width` ×
-    /// `height`: its columns as even as can be, each block as tall as the budget allows at its
-    /// width (a tall column is one window, not a stack of squares).
-    static func windowBlock(_ p: HeightFieldParameters, width: Int, height: Int) -> (width: Int, height: Int) {
-        let halo = p.streamHalo, w = evenly(width, atMost: blockSize(p, roiHeight: height).width)
-        return (w, evenly(height, atMost: max(128, windowPixelBudget / (w + 2 * halo) - 2 * halo)))
+    /// How a region of `width` × `height` whose heights come in whole windows (the profiles that do
+    /// not stream) is cut into blocks: of the grids of at least `parts` blocks whose every window
+    /// (block + halo) fits `windowPixelBudget` and `streamWindowWidth`, the one whose windows hold
+    /// the fewest pixels in all (each window transforms its halo again). The blocks are
+    /// ⌈width / columns⌉ × ⌈height / rows⌉ (the last ones of a row or column smaller).
+    static func windowGrid(_ p: HeightFieldParameters, width: Int, height: Int, parts: Int = 1) -> (columns: Int, rows: Int) {
+        let halo = p.streamHalo
+        guard width > 0, height > 0 else { return (1, 1) }
+        var best: (columns: Int, rows: Int, pixels: Int)?
+        for columns in 1...width {
+            let blockWidth = (width + columns - 1) / columns, across = blockWidth + 2 * halo
+            // (Blocks narrower than 64 pixels are mostly halo: never the best where wider ones fit.)
+            if blockWidth < 64 && best != nil { break }
+            let tallest = windowPixelBudget / across - 2 * halo
+            guard across <= streamWindowWidth, tallest >= 1 else { continue }
+            let rows = min(height, max((height + tallest - 1) / tallest, (parts + columns - 1) / columns))
+            let pixels = (width + 2 * halo * columns) * (height + 2 * halo * rows)
+            if best == nil || pixels < best!.pixels { best = (columns, rows, pixels) }
+            // More columns only add halo once every block fits in one row of them with enough parts.
+            if rows == 1 && columns >= parts { break }
+        }
+        // (No grid fits: blocks of 128 pixels, as large a halo as any size has fits.)
+        return best.map { ($0.columns, $0.rows) } ?? ((width + 127) / 128, (height + 127) / 128)
     }
 
     /// The widest of the fewest equal parts of `length` that are at most `limit` long.
@@ -152,8 +169,11 @@ enum HeightFieldEngine {
     /// `seeds`: the coarse levels made for a region holding `roi` (nil: each block makes its own).
     static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, seeds: CoarseSeeds? = nil, emit: Sink,
                         rows: RowSink? = nil) {
-        let (width, height) = streams(prepared.parameters) ? blockSize(prepared.parameters, roiHeight: roi.height)
-            : windowBlock(prepared.parameters, width: roi.width, height: roi.height)
+        var (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
+        if !streams(prepared.parameters) {
+            let grid = windowGrid(prepared.parameters, width: roi.width, height: roi.height)
+            (width, height) = ((roi.width + grid.columns - 1) / grid.columns, (roi.height + grid.rows - 1) / grid.rows)
+        }
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
