@@ -61,7 +61,7 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     /// too, as GEGL would cut it, no thinner than that either (down to one part a thread:
     /// `HeightFieldEngine.partGrid`). Parts are whole tiles of the output, which threads fill at once.
     /// A region whose heights come in whole windows is shared out in those windows' blocks
-    /// instead (`HeightFieldEngine.windowGrid`): no halo is read beyond theirs.
+    /// instead (`HeightFieldEngine.windowGrid`: no halo is read beyond theirs).
     static let partsPerThread = 2
     static let halosPerColumn = 8
 
@@ -72,13 +72,13 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let shading = ShadingEngine.image(prepared.shading, aux: aux)
-        let p = prepared.height.parameters, halo = p.streamHalo, wanted = partsPerThread * Parallel.threads
-        // Whole windows: the parts are the windows' blocks (with their ring), as few pixels of halo
-        // in all as their budget allows; each part one block. The streams: parts of `partGrid`,
-        // each in columns two pixels narrower than the height field's blocks (with their ring, one
-        // block wide).
+        let p = prepared.height.parameters, halo = p.streamHalo
+        // Whole windows: the parts are the windows' blocks (with their ring), each one block. The
+        // streams: parts of `partGrid`, each in columns two pixels narrower than the height field's
+        // blocks (with their ring, one block wide).
         let wholeWindows = !HeightFieldEngine.streams(p)
-        let grid = wholeWindows ? HeightFieldEngine.windowGrid(p, width: roi.width + 2, height: roi.height + 2, parts: wanted)
+        let grid = wholeWindows
+            ? HeightFieldEngine.windowGrid(p, width: roi.width + 2, height: roi.height + 2, threads: Parallel.threads)
             : HeightFieldEngine.partGrid(roi, halo: halo, threads: Parallel.threads, partsPerThread: partsPerThread,
                                          halos: halosPerColumn)
         let parts = output.tileGrid(roi, columns: grid.columns, rows: grid.rows)

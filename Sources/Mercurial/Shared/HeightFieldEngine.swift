@@ -114,27 +114,31 @@ enum HeightFieldEngine {
     }
 
     /// How a region of `width` × `height` whose heights come in whole windows (the profiles that do
-    /// not stream) is cut into blocks: of the grids of at least `parts` blocks whose every window
-    /// (block + halo) fits `windowPixelBudget` and `streamWindowWidth`, the one whose windows hold
-    /// the fewest pixels in all (each window transforms its halo again). The blocks are
+    /// not stream) is cut into blocks for `threads` threads, each block one window: of the grids
+    /// whose every window (block + halo) fits `windowPixelBudget` and `streamWindowWidth`, the one
+    /// whose windows hold the fewest pixels per thread (each window transforms its halo again; the
+    /// threads take the blocks in turn, ⌈blocks / threads⌉ each at most). The blocks are
     /// ⌈width / columns⌉ × ⌈height / rows⌉ (the last ones of a row or column smaller).
-    static func windowGrid(_ p: HeightFieldParameters, width: Int, height: Int, parts: Int = 1) -> (columns: Int, rows: Int) {
-        let halo = p.streamHalo
+    static func windowGrid(_ p: HeightFieldParameters, width: Int, height: Int, threads: Int = 1) -> (columns: Int, rows: Int) {
+        let halo = p.streamHalo, threads = max(threads, 1)
         guard width > 0, height > 0 else { return (1, 1) }
-        var best: (columns: Int, rows: Int, pixels: Int)?
+        var best: (columns: Int, rows: Int, cost: Double)?
         for columns in 1...width {
             let blockWidth = (width + columns - 1) / columns, across = blockWidth + 2 * halo
             // (Blocks narrower than 64 pixels are mostly halo: never the best where wider ones fit.)
             if blockWidth < 64 && best != nil { break }
             let tallest = windowPixelBudget / across - 2 * halo
             guard across <= streamWindowWidth, tallest >= 1 else { continue }
-            let rows = min(height, max((height + tallest - 1) / tallest, (parts + columns - 1) / columns))
-            let pixels = (width + 2 * halo * columns) * (height + 2 * halo * rows)
-            if best == nil || pixels < best!.pixels { best = (columns, rows, pixels) }
-            // More columns only add halo once every block fits in one row of them with enough parts.
-            if rows == 1 && columns >= parts { break }
+            let fewest = (height + tallest - 1) / tallest
+            for rows in fewest...min(height, fewest + threads - 1) {
+                let blocks = columns * rows, pixels = (width + 2 * halo * columns) * (height + 2 * halo * rows)
+                let cost = Double(pixels) * Double((blocks + threads - 1) / threads) / Double(blocks)
+                if best == nil || cost < best!.cost { best = (columns, rows, cost) }
+            }
+            // More columns only add halo once one row of blocks gives each thread as many.
+            if fewest == 1 && columns % threads == 0 { break }
         }
-        // (No grid fits: blocks of 128 pixels, as large a halo as any size has fits.)
+        // (No grid fits: blocks of 128 pixels; as large a halo as any size has fits with them.)
         return best.map { ($0.columns, $0.rows) } ?? ((width + 127) / 128, (height + 127) / 128)
     }
 
