@@ -101,7 +101,9 @@ enum HeightFieldEngine {
         return area.union(roi)
     }
 
-    /// The blocks `heights` cuts a region of `roiHeight` rows into, at most this wide and tall.
+    /// The blocks `heights` cuts a streamed region of `roiHeight` rows into, at most this wide and
+    /// tall; for whole windows (which `heights` cuts by `windowGrid`), the square whose window fits
+    /// the budget.
     static func blockSize(_ p: HeightFieldParameters, roiHeight: Int) -> (width: Int, height: Int) {
         let halo = p.streamHalo
         guard streams(p) else {
@@ -142,13 +144,6 @@ enum HeightFieldEngine {
         return best.map { ($0.columns, $0.rows) } ?? ((width + 127) / 128, (height + 127) / 128)
     }
 
-    /// The widest of the fewest equal parts of `length` that are at most `limit` long.
-    static func evenly(_ length: Int, atMost limit: Int) -> Int {
-        guard length > 0, limit > 0 else { return max(limit, 1) }
-        let parts = (length + limit - 1) / limit
-        return (length + parts - 1) / parts
-    }
-
     /// How a region is shared among `threads` threads, each part worked apart (its halo read
     /// again): `partsPerThread` parts a thread, in as many columns as keep each at least `halos`
     /// halos wide; bands that would be thinner than that are fewer, down to one part a thread,
@@ -173,11 +168,9 @@ enum HeightFieldEngine {
     /// `seeds`: the coarse levels made for a region holding `roi` (nil: each block makes its own).
     static func heights(_ prepared: Prepared, input: InputBuffer, roi: Rect, seeds: CoarseSeeds? = nil, emit: Sink,
                         rows: RowSink? = nil) {
-        var (width, height) = blockSize(prepared.parameters, roiHeight: roi.height)
-        if !streams(prepared.parameters) {
-            let grid = windowGrid(prepared.parameters, width: roi.width, height: roi.height)
-            (width, height) = ((roi.width + grid.columns - 1) / grid.columns, (roi.height + grid.rows - 1) / grid.rows)
-        }
+        let p = prepared.parameters, grid = streams(p) ? nil : windowGrid(p, width: roi.width, height: roi.height)
+        let (width, height) = grid.map { ((roi.width + $0.columns - 1) / $0.columns, (roi.height + $0.rows - 1) / $0.rows) }
+            ?? blockSize(p, roiHeight: roi.height)
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
