@@ -98,9 +98,8 @@ def main():
         for style in ("outer-bevel", "emboss", "pillow-emboss"):
             rows.append((f"bevel-emboss {style}", "mercurial:bevel-emboss", {"style": style}))
     # Each of our filters in turn with the default liquid-metal, round after round, so that its ratio
-    # to the default compares renders made side by side; GEGL's own two last: after their renders
-    # the process's tile cache is full, and ours measured after them ran slower (outer bevel ÷ the
-    # default 1.34 and 1.43 before them, 1.62 and 1.56 after, nine pairs each).
+    # to the default compares renders made side by side; GEGL's own two last: their renders fill
+    # the process's tile cache, and ours run slower after them.
     t, default = {}, {}
     for name, op, props in rows:
         if name == "liquid-metal (default)":
