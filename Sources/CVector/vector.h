@@ -104,3 +104,18 @@ static inline __attribute__((always_inline)) void mercurial_transpose8(const flo
         __builtin_memcpy(dst + (j + 4) * dstStride, &high, sizeof high);
     }
 }
+
+// The heights, or the alphas, of eight (height, alpha) pairs from `p`: the even floats of p[0..<16],
+// or the odd ones, in two loads and a shuffle. Swift built them lane by lane.
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_evens8(const float *p) {
+    return __builtin_shufflevector(mercurial_load8(p), mercurial_load8(p + 8), 0, 2, 4, 6, 8, 10, 12, 14);
+}
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_odds8(const float *p) {
+    return __builtin_shufflevector(mercurial_load8(p), mercurial_load8(p + 8), 1, 3, 5, 7, 9, 11, 13, 15);
+}
+
+// 1 / √x of eight floats: an IEEE square root, then an IEEE quotient (the same bits as Swift's
+// `1 / x.squareRoot()`), as two AVX instructions (see the sixteen-lane versions above for why C).
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_inverse_sqrt8(mercurial_float8 x) {
+    return 1.0f / __builtin_elementwise_sqrt(x);
+}

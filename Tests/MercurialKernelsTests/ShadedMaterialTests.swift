@@ -107,14 +107,20 @@ final class ShadedMaterialTests: XCTestCase {
         checkMixedBlock { _, y in y == 4 ? .nan : 0.75 }
     }
 
-    /// Flat clear runs (alpha +0) are stored four pixels at a time: the centre's colour with alpha
-    /// +0, as pixel by pixel; an alpha of −0 takes the per-pixel path and keeps its sign.
-    func testFlatClearRunsAsPixelByPixel() {
+    /// A lit sphere of 16² pixels and its centre's sample (what every flat pixel takes).
+    func smallSphere() -> (ShadingImage, [Float]) {
         let sphere = Hemisphere.shadingImage(HemisphereParameters(size: 16, lights: LightSpec.studio.map(\.light),
                                                               diffuse: SIMD3(0.6, 0.6, 0.6), specular: SIMD3(1, 1, 1),
                                                               shininess: 30, ambient: 0.1))
         var centre = [Float](repeating: 0, count: 4)
         ShadedMaterial.sample(sphere, 8, 8, into: &centre)
+        return (sphere, centre)
+    }
+
+    /// Flat clear runs (alpha +0) are stored four pixels at a time: the centre's colour with alpha
+    /// +0, as pixel by pixel; an alpha of −0 takes the per-pixel path and keeps its sign.
+    func testFlatClearRunsAsPixelByPixel() {
+        let (sphere, centre) = smallSphere()
         XCTAssertGreaterThan(centre[3], 0)
         for (alpha, sign) in [(Float(0), FloatingPointSign.plus), (-Float(0), .minus)] {
             let out = shade({ _, _ in 0.5 }, width: 13, height: 2, scale: 10, alpha: alpha, shading: sphere)
@@ -122,6 +128,29 @@ final class ShadedMaterialTests: XCTestCase {
                 XCTAssertEqual(Array(out[(4 * i)..<(4 * i + 3)]), Array(centre[0..<3]), "pixel \(i)")
                 XCTAssertEqual(out[4 * i + 3], 0)
                 XCTAssertEqual(out[4 * i + 3].sign, sign, "pixel \(i), alpha \(alpha)")
+            }
+        }
+    }
+
+    /// Sloped pixels are shaded eight at a time; a row whose last sloped group starts four pixels
+    /// before its end is shaded from eight before the end, so its flat pixels there are shaded
+    /// twice. They keep the flat path's values, bit for bit: opaque, translucent and clear.
+    func testFlatPixelsShadedTwiceAtARowsEndKeepTheirBits() {
+        let (sphere, centre) = smallSphere()
+        for alpha: Float in [1, 0.5, 0] {
+            // Flat to x = 8, sloped from 9 on: the groups at 0 and 4 are flat, the one at 8 is not.
+            let out = shade({ x, _ in x < 9 ? 0.5 : 0.5 + 0.1 * Float((x - 8) * (x - 8)) }, width: 12, height: 3,
+                            scale: 10, alpha: alpha, shading: sphere)
+            for y in 0..<3 {
+                for x in 0..<8 {
+                    let pixel = Array(out[(4 * (12 * y + x))..<(4 * (12 * y + x) + 4)])
+                    let expected = [centre[0], centre[1], centre[2], centre[3] * alpha]
+                    XCTAssertEqual(pixel.map(\.bitPattern), expected.map(\.bitPattern), "pixel \(x), \(y), alpha \(alpha)")
+                }
+                if alpha > 0 {
+                    XCTAssertNotEqual(Array(out[(4 * (12 * y + 11))..<(4 * (12 * y + 11) + 3)]), Array(centre[0..<3]),
+                                      "row \(y): the slope shows")
+                }
             }
         }
     }

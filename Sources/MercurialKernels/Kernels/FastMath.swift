@@ -45,13 +45,13 @@ public enum FastMath {
         return unsafeBitCast(i &+ magic, to: V4.self) - 12_582_912
     }
 
-    /// floor(x) of four floats with |x| < 2²², as Int32 and as Float (exact): rounded to nearest
-    /// by the 1.5·2^23 trick, then stepped down where that rounded up — `exp2`'s floor, for four
-    /// lanes. (One generic version for both widths compiled its comparison lane by lane, through
-    /// memory; the standard library's float-to-integer vector conversion is a generic call.)
-    @inline(__always) static func floorSmall(_ x: SIMD4<Float>) -> (SIMD4<Int32>, SIMD4<Float>) {
+    /// floor(x) of eight floats with |x| < 2²², as Int32 and as Float (exact): rounded to nearest
+    /// by the 1.5·2^23 trick, then stepped down where that rounded up — `exp2`'s floor, for eight
+    /// lanes. (A generic version compiled its comparison lane by lane, through memory; the
+    /// standard library's float-to-integer vector conversion is a generic call.)
+    @inline(__always) static func floorSmall(_ x: V4) -> (I4, V4) {
         let shifted = x + 12_582_912
-        var n = unsafeBitCast(shifted, to: SIMD4<Int32>.self) &- 0x4B40_0000
+        var n = unsafeBitCast(shifted, to: I4.self) &- 0x4B40_0000
         var r = shifted - 12_582_912
         let up = r .> x
         r.replace(with: r - 1, where: up)

@@ -44,11 +44,12 @@ public enum ShadedMaterial {
         return top + (bottom - top) * ay
     }
 
-    /// Bilinear samples waiting to be taken, one array per field, filled four at a time with vector
+    /// Bilinear samples waiting to be taken, one array per field, filled eight at a time with vector
     /// stores: the byte offset of each sample's top-left shading pixel and the steps to the pixels
     /// right of and below it (0 at the last column or row, where the weight is 0 too: the steps
-    /// only keep the reads inside the image), the blend weights, the output pixel and the factor
-    /// for its alpha. The arithmetic is `ShadingImage.bilinear`'s: the same result.
+    /// only keep the reads inside the image), the blend weights (until the sample is placed: the
+    /// normal's x and y), the output pixel and the factor for its alpha. The arithmetic is
+    /// `ShadingImage.bilinear`'s: the same result.
     struct Taps {
         let offset, dx, dy, pixel: UnsafeMutablePointer<Int32>
         let ax, ay, alpha: UnsafeMutablePointer<Float>
@@ -73,7 +74,7 @@ public enum ShadedMaterial {
     static let pendingCapacity = 1024
 
     /// The factor an input alpha gives the output's: clamped to [0, 1], a non-finite alpha as 0.
-    @inline(__always) static func alphaFactors(_ alpha: SIMD4<Float>) -> SIMD4<Float> {
+    @inline(__always) static func alphaFactors(_ alpha: SIMD8<Float>) -> SIMD8<Float> {
         var a = alpha
         a.replace(with: 0, where: .!((a .> -.infinity) .& (a .< .infinity)))
         a.replace(with: 0, where: a .< 0)
@@ -89,12 +90,13 @@ public enum ShadedMaterial {
     /// `rowLength` (default width + 2) is the distance between rows of `heightAlpha` in pixels, so a
     /// block can be shaded out of a wider window.
     ///
-    /// Sloped pixels are done in two stages. The first (`Block.queue`) computes each one's normal
-    /// and where its bilinear sample lies, and asks the processor to fetch those shading pixels
-    /// (prefetch); the second (`Block.takePending`), up to a thousand pixels later, blends them.
-    /// Lookups land all over the shading image (4 MB at 512²), so without this each one waited for
-    /// memory in turn; those of gentle slopes, near the centre, are in the cache and not fetched.
-    /// Flat pixels skip both: they all take the centre's sample.
+    /// Sloped pixels are done in two stages. The first (`Block.shadeGroup`) computes their normals
+    /// eight at a time and queues them; the second (`Block.takePending`), once up to a thousand
+    /// wait, finds where each one's bilinear sample lies and asks the processor to fetch those
+    /// shading pixels (prefetch), then blends them all. Lookups land all over the shading image
+    /// (4 MB at 512²), so without this each one waited for memory in turn; those of gentle slopes,
+    /// near the centre, are in the cache and not fetched. Flat pixels skip both: they all take the
+    /// centre's sample.
     public static func shade(heightAlpha ha: UnsafePointer<Float>, rowLength: Int? = nil, width: Int, height: Int,
                              scale: Float, shading: ShadingImage, into out: UnsafeMutablePointer<Float>) {
         withUnsafeTemporaryAllocation(byteCount: 7 * 4 * pendingCapacity, alignment: 16) { memory in
@@ -126,13 +128,13 @@ public enum ShadedMaterial {
         let flat: SIMD4<Float>, flat4: SIMD16<Float>, clear4: SIMD16<Float>
         /// Constants of the vector stages, made once (Swift does not always fold SIMD literals).
         let heightLanes = SIMD8<Int32>(1, 0, 1, 0, 1, 0, 1, 0) .!= 0
-        let lanes = SIMD4<Int32>(0, 1, 2, 3)
-        let lastU: SIMD4<Float>, lastV: SIMD4<Float>, shadingWidth4: SIMD4<Int32>, shadingHeight4: SIMD4<Int32>
-        let gain4: SIMD4<Float>, halfWidth4: SIMD4<Float>, halfHeight4: SIMD4<Float>
+        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let lastU: SIMD8<Float>, lastV: SIMD8<Float>, shadingWidth8: SIMD8<Int32>, shadingHeight8: SIMD8<Int32>
+        let gain8: SIMD8<Float>, halfWidth8: SIMD8<Float>, halfHeight8: SIMD8<Float>
         /// Where a flat pixel samples (the centre), as the sloped ones' u and v.
-        let flatU4: SIMD4<Float>, flatV4: SIMD4<Float>
+        let flatU8: SIMD8<Float>, flatV8: SIMD8<Float>
         /// Lookups closer than this (in texels, each way) to the centre are not prefetched.
-        let nearCentre = SIMD4<Float>(repeating: 16)
+        let nearCentre = SIMD8<Float>(repeating: 16)
 
         init(image: UnsafeRawPointer, shading: ShadingImage, scale: Float, pending: Taps,
              heightAlpha: UnsafePointer<Float>, stride: Int, width: Int, out: UnsafeMutablePointer<Float>) {
@@ -151,10 +153,10 @@ public enum ShadedMaterial {
             var clear = flat
             clear.w *= 0
             clear4 = SIMD16(lowHalf: SIMD8(lowHalf: clear, highHalf: clear), highHalf: SIMD8(lowHalf: clear, highHalf: clear))
-            lastU = SIMD4(repeating: Float(shadingWidth - 1)); lastV = SIMD4(repeating: Float(shadingHeight - 1))
-            shadingWidth4 = SIMD4(repeating: Int32(shadingWidth)); shadingHeight4 = SIMD4(repeating: Int32(shadingHeight))
-            gain4 = SIMD4(repeating: gain); halfWidth4 = SIMD4(repeating: halfW); halfHeight4 = SIMD4(repeating: halfH)
-            flatU4 = SIMD4(repeating: halfW - 0.5); flatV4 = SIMD4(repeating: halfH - 0.5)
+            lastU = SIMD8(repeating: Float(shadingWidth - 1)); lastV = SIMD8(repeating: Float(shadingHeight - 1))
+            shadingWidth8 = SIMD8(repeating: Int32(shadingWidth)); shadingHeight8 = SIMD8(repeating: Int32(shadingHeight))
+            gain8 = SIMD8(repeating: gain); halfWidth8 = SIMD8(repeating: halfW); halfHeight8 = SIMD8(repeating: halfH)
+            flatU8 = SIMD8(repeating: halfW - 0.5); flatV8 = SIMD8(repeating: halfH - 0.5)
         }
 
         /// One output row's three input rows (above, at, below; each starts at the block's first
@@ -196,8 +198,9 @@ public enum ShadedMaterial {
                 down: ha + 2 * ((y + 2) * stride + 1), out: UnsafeMutableRawPointer(out + 4 * y * width), index: y)
         }
 
-        /// Shades row y: four pixels at a time (runs of flat opaque groups stored at once, sloped
-        /// groups queued), the row's last pixels one by one.
+        /// Shades row y: four pixels at a time where they are flat or clear (runs of flat opaque
+        /// groups stored at once), eight at a time where they slope (queued), leftover pixels one
+        /// by one.
         @inline(__always) mutating func shadeRow(_ y: Int) {
             let r = row(y)
             var x = 0
@@ -215,16 +218,24 @@ public enum ShadedMaterial {
                     x += 4
                 }
                 guard x + 4 <= width else { break }
-                // Flat but translucent (a transparent background): the centre sample, alpha per pixel.
                 if r.isEvenlyFlat(x) {
+                    // Flat but translucent (a transparent background): the centre sample, alpha per pixel.
                     for i in 0..<4 { emit(flat, r, x + i) }
+                    x += 4
                 } else if r.isClear(x) {
                     // Sloped but clear (a softened bevel's slopes beyond the shape): nothing shows.
                     r.out.storeBytes(of: clear4, toByteOffset: 16 * x, as: SIMD16<Float>.self)
+                    x += 4
+                } else if width >= 8 {
+                    // Eight from x; near the row's end, its last eight (the sloped path gives flat
+                    // and clear pixels the same values as above, so those shaded twice keep theirs).
+                    let from = min(x, width - 8)
+                    shadeGroup(r, from)
+                    x = from + 8
                 } else {
-                    shadeGroup(r, x)
+                    for i in 0..<4 { shadePixel(r, x + i) }
+                    x += 4
                 }
-                x += 4
             }
             while x < width {
                 shadePixel(r, x)
@@ -232,77 +243,77 @@ public enum ShadedMaterial {
             }
         }
 
-        /// Four sloped-looking pixels from x: their normals and sample positions as vectors, then
-        /// queued with their lookups prefetched (or done at once when they turn out flat or their
-        /// slopes too steep for the vector arithmetic).
+        /// Eight sloped-looking pixels from x: their normals' x and y as vectors, queued (or done at
+        /// once when they turn out flat or their slopes too steep for the vector arithmetic).
         @inline(__always) mutating func shadeGroup(_ r: Row, _ x: Int) {
-            let l8 = r.load(r.mid, x - 1), r8 = r.load(r.mid, x + 1), u8 = r.load(r.up, x), d8 = r.load(r.down, x)
-            let c8 = r.load(r.mid, x)
-            let left = SIMD4(l8[0], l8[2], l8[4], l8[6])
-            let right = SIMD4(r8[0], r8[2], r8[4], r8[6])
-            let above = SIMD4(u8[0], u8[2], u8[4], u8[6])
-            let below = SIMD4(d8[0], d8[2], d8[4], d8[6])
+            let left = mercurial_evens8(r.mid + 2 * (x - 1)), right = mercurial_evens8(r.mid + 2 * (x + 1))
+            let above = mercurial_evens8(r.up + 2 * x), below = mercurial_evens8(r.down + 2 * x)
             var gx = (right - left) * 0.5, gy = (below - above) * 0.5
             // Non-finite gradients count as flat (NaN fails every comparison).
             gx.replace(with: 0, where: .!((gx .> -.infinity) .& (gx .< .infinity)))
             gy.replace(with: 0, where: .!((gy .> -.infinity) .& (gy .< .infinity)))
             if !any((gx .!= 0) .| (gy .!= 0)) {
-                for i in 0..<4 { emit(flat, r, x + i) }
+                for i in 0..<8 { emit(flat, r, x + i) }
                 return
             }
-            let nx = -gain4 * gx, ny = -gain4 * gy
+            var nx = -gain8 * gx, ny = -gain8 * gy
             if any((nx .> 1e15) .| (nx .< -1e15) .| (ny .> 1e15) .| (ny .< -1e15)) {
-                for i in 0..<4 { shadePixel(r, x + i) }
+                for i in 0..<8 { shadePixel(r, x + i) }
                 return
             }
-            let inv = 1 / (nx * nx + ny * ny + 1).squareRoot()
-            var uv = (nx * inv + 1) * halfWidth4 - 0.5, vv = (ny * inv + 1) * halfHeight4 - 0.5
-            // Pixels of alpha factor 0 take the flat sample (the centre), whatever their slope.
-            let alpha = alphaFactors(SIMD4(c8[1], c8[3], c8[5], c8[7])), hidden = alpha .== 0
-            uv.replace(with: flatU4, where: hidden)
-            vv.replace(with: flatV4, where: hidden)
-            queue(u: uv, v: vv, alpha: alpha, pixel: r.index * width + x)
-        }
-
-        /// Queues four samples at (u, v) for the pixels from `pixel` on, and prefetches their
-        /// shading pixels unless all four lie near the centre. The sample lies clamped to the
-        /// outermost pixel centres; the pixel left of and above it (rounded down) and the weights
-        /// are as in `bilinear`.
-        @inline(__always) mutating func queue(u: SIMD4<Float>, v: SIMD4<Float>, alpha: SIMD4<Float>, pixel: Int) {
-            if count + 4 > pendingCapacity { takePending() }
-            let zero4 = SIMD4<Float>()
-            var cu = u, cv = v
-            cu.replace(with: zero4, where: cu .< zero4)
-            cu.replace(with: lastU, where: cu .> lastU)
-            cv.replace(with: zero4, where: cv .< zero4)
-            cv.replace(with: lastV, where: cv .> lastV)
-            let (ix, fx) = FastMath.floorSmall(cu), (iy, fy) = FastMath.floorSmall(cv)
-            let at = 16 &* (iy &* shadingWidth4 &+ ix)
-            let dx = SIMD4<Int32>().replacing(with: 16, where: ix &+ 1 .< shadingWidth4)
-            let dy = SIMD4<Int32>().replacing(with: 16 &* shadingWidth4, where: iy &+ 1 .< shadingHeight4)
-            Taps.store(at, pending.offset, at: count)
-            Taps.store(dx, pending.dx, at: count)
-            Taps.store(dy, pending.dy, at: count)
-            Taps.store(Int32(pixel) &+ lanes, pending.pixel, at: count)
-            Taps.store(cu - fx, pending.ax, at: count)
-            Taps.store(cv - fy, pending.ay, at: count)
+            // Pixels of alpha factor 0 take the flat sample (the centre: a zero normal's x and y),
+            // whatever their slope.
+            let alpha = alphaFactors(mercurial_odds8(r.mid + 2 * x)), hidden = alpha .== 0
+            nx.replace(with: 0, where: hidden)
+            ny.replace(with: 0, where: hidden)
+            if count + 8 > pendingCapacity { takePending() }
+            Taps.store(nx, pending.ax, at: count)
+            Taps.store(ny, pending.ay, at: count)
             Taps.store(alpha, pending.alpha, at: count)
-            count += 4
-            // Gentle slopes look up texels near the centre, which every such pixel reads: cached.
-            let du = cu - flatU4, dv = cv - flatV4
-            if all((du .< nearCentre) .& (du .> -nearCentre) .& (dv .< nearCentre) .& (dv .> -nearCentre)) { return }
-            let atRight = at &+ dx, atBelow = at &+ dy, atAcross = atBelow &+ dx
-            for i in 0..<4 {
-                mercurial_prefetch(image + Int(at[i]))
-                mercurial_prefetch(image + Int(atRight[i]))
-                mercurial_prefetch(image + Int(atBelow[i]))
-                mercurial_prefetch(image + Int(atAcross[i]))
-            }
+            Taps.store(Int32(r.index * width + x) &+ lanes, pending.pixel, at: count)
+            count += 8
         }
 
-        /// The second stage: blends and stores every waiting tap.
-        /// Two taps at a time, one in each half of eight lanes (the count is a multiple of four).
+        /// The second stage, for every waiting tap: where its sample lies (from its normal's x and
+        /// y, in the weights' arrays), with the shading pixels of each four prefetched unless all
+        /// four lie near the centre; then the blends. The sample lies clamped to the outermost pixel
+        /// centres; the pixel left of and above it (rounded down) and the weights are as in
+        /// `bilinear`. Each loop's steps are independent of each other, so the processor overlaps
+        /// the square roots and the memory reads of several.
         mutating func takePending() {
+            let zero8 = SIMD8<Float>()
+            for i in Swift.stride(from: 0, to: count, by: 8) {
+                let nx = mercurial_load8(pending.ax + i), ny = mercurial_load8(pending.ay + i)
+                let inv = mercurial_inverse_sqrt8(nx * nx + ny * ny + 1)
+                var cu = (nx * inv + 1) * halfWidth8 - 0.5, cv = (ny * inv + 1) * halfHeight8 - 0.5
+                cu.replace(with: zero8, where: cu .< zero8)
+                cu.replace(with: lastU, where: cu .> lastU)
+                cv.replace(with: zero8, where: cv .< zero8)
+                cv.replace(with: lastV, where: cv .> lastV)
+                let (ix, fx) = FastMath.floorSmall(cu), (iy, fy) = FastMath.floorSmall(cv)
+                let at = 16 &* (iy &* shadingWidth8 &+ ix)
+                let dx = SIMD8<Int32>().replacing(with: 16, where: ix &+ 1 .< shadingWidth8)
+                let dy = SIMD8<Int32>().replacing(with: 16 &* shadingWidth8, where: iy &+ 1 .< shadingHeight8)
+                Taps.store(at, pending.offset, at: i)
+                Taps.store(dx, pending.dx, at: i)
+                Taps.store(dy, pending.dy, at: i)
+                Taps.store(cu - fx, pending.ax, at: i)
+                Taps.store(cv - fy, pending.ay, at: i)
+                // Gentle slopes look up texels near the centre, which every such pixel reads: cached.
+                let du = cu - flatU8, dv = cv - flatV8
+                let near = (du .< nearCentre) .& (du .> -nearCentre) .& (dv .< nearCentre) .& (dv .> -nearCentre)
+                let atRight = at &+ dx, atBelow = at &+ dy, atAcross = atBelow &+ dx
+                for half in 0..<2 {
+                    if near[4 * half] && near[4 * half + 1] && near[4 * half + 2] && near[4 * half + 3] { continue }
+                    for k in 4 * half..<4 * half + 4 {
+                        mercurial_prefetch(image + Int(at[k]))
+                        mercurial_prefetch(image + Int(atRight[k]))
+                        mercurial_prefetch(image + Int(atBelow[k]))
+                        mercurial_prefetch(image + Int(atAcross[k]))
+                    }
+                }
+            }
+            // The blends, two taps at a time, one in each half of eight lanes.
             @inline(__always) func texels(_ first: Int, _ second: Int) -> SIMD8<Float> {
                 SIMD8(lowHalf: (image + first).loadUnaligned(as: SIMD4<Float>.self),
                       highHalf: (image + second).loadUnaligned(as: SIMD4<Float>.self))
@@ -330,7 +341,7 @@ public enum ShadedMaterial {
 
         /// One pixel, in scalars (the tail of a row, and overflowing slopes), sampled at once.
         func shadePixel(_ r: Row, _ x: Int) {
-            guard alphaFactors(SIMD4(repeating: r.mid[2 * x + 1]))[0] != 0 else { return emit(flat, r, x) }
+            guard alphaFactors(SIMD8(repeating: r.mid[2 * x + 1]))[0] != 0 else { return emit(flat, r, x) }
             var gx = (r.mid[2 * (x + 1)] - r.mid[2 * (x - 1)]) * 0.5
             var gy = (r.down[2 * x] - r.up[2 * x]) * 0.5
             if !gx.isFinite { gx = 0 }
@@ -348,7 +359,7 @@ public enum ShadedMaterial {
         /// Stores pixel x: the sample, its alpha × the input's alpha factor.
         @inline(__always) func emit(_ sample: SIMD4<Float>, _ r: Row, _ x: Int) {
             var colour = sample
-            colour.w *= alphaFactors(SIMD4(repeating: r.mid[2 * x + 1]))[0]
+            colour.w *= alphaFactors(SIMD8(repeating: r.mid[2 * x + 1]))[0]
             r.out.storeBytes(of: colour, toByteOffset: 16 * x, as: SIMD4<Float>.self)
         }
     }
