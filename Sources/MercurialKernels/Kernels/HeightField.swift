@@ -136,7 +136,9 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// From a radius of minimumCoarseSigma on, every level with coarseRatio pixels of σ or more per
     /// cell of a grid of spacing 2 is made on the coarsest such grid (see `CoarseCascade`); the
     /// smaller ones, and every level of smaller radii (the default sizes'), at full resolution.
-    /// (3.75: every size from 240 to 250 makes its largest level on a grid of spacing 64.)
+    /// (3.75: every size from 240 to 250 makes its largest level on a grid of spacing 64. Half of it
+    /// costs less at large sizes but puts the outer style too far from the reference: see
+    /// docs/operations.md.)
     public static let coarseRatio: Double = 3.75
     public static let minimumCoarseSigma: Double = 12
     /// A coarse soften's σ per cell: more than the cascade's, as its grid is read back as it is, with
