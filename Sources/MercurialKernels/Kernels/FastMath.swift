@@ -46,10 +46,10 @@ public enum FastMath {
     }
 
     /// floor(x) of eight floats with |x| < 2²², as Int32 and as Float (exact): rounded to nearest
-    /// by the 1.5·2^23 trick, then stepped down where that rounded up — `exp2`'s floor, for eight
-    /// lanes. (A generic version compiled its comparison lane by lane, through memory; the
-    /// standard library's float-to-integer vector conversion is a generic call.)
-    @inline(__always) static func floorSmall(_ x: V4) -> (I4, V4) {
+    /// by the 1.5·2^23 trick, then stepped down where that rounded up. (A generic version compiled
+    /// its comparison lane by lane, through memory; the standard library's float-to-integer vector
+    /// conversion is a generic call.)
+    @inline(__always) @usableFromInline static func floorSmall(_ x: V4) -> (I4, V4) {
         let shifted = x + 12_582_912
         var n = unsafeBitCast(shifted, to: I4.self) &- 0x4B40_0000
         var r = shifted - 12_582_912
@@ -84,13 +84,7 @@ public enum FastMath {
     /// 2^y for y in [-126, 0] (smaller y give 0).
     @_transparent @usableFromInline static func exp2(_ y: V4) -> V4 {
         let c = vmax(y, V4(repeating: -126))
-        // floor(c): round to nearest with the 1.5·2^23 trick, then step down where it rounded up.
-        let shifted = c + 12_582_912
-        var n = unsafeBitCast(shifted, to: I4.self) &- 0x4B40_0000
-        var r = shifted - 12_582_912
-        let up = r .> c
-        r.replace(with: r - 1, where: up)
-        n.replace(with: n &- 1, where: up)
+        let (n, r) = floorSmall(c)
         let f = c - r // [0, 1)
         var q = V4(repeating: 0.00021877563)
         q = q * f + 0.0012387871
