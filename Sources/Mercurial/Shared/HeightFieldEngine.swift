@@ -76,8 +76,9 @@ enum HeightFieldEngine {
         }
         let cascade = Block.cascade(prepared, input: input, window: window, forEach: forEach)
         let style = prepared.parameters.style
-        return CoarseSeeds(inner: style == .outer ? nil : Kernels.heightField.coarseSeedGrid(cascade, inverted: false, forEach: forEach),
-                           outer: style.reachesOutside ? Kernels.heightField.coarseSeedGrid(cascade, inverted: true, forEach: forEach) : nil)
+        let grids = Kernels.heightField.coarseSeedGrids(cascade, inner: style != .outer, outer: style.reachesOutside,
+                                                        forEach: forEach)
+        return CoarseSeeds(inner: grids.inner, outer: grids.outer)
     }
 
     /// With coarse levels, or an exact-distance profile whose halo is at least `wideHalo`, every
@@ -270,11 +271,9 @@ enum HeightFieldEngine {
             let area = IntRect(window)
             if let seeds { return CoarseSeedPair(inner: seeds.inner?.seed(area), outer: seeds.outer?.seed(area)) }
             let cascade = Self.cascade(prepared, input: input, window: window), style = prepared.parameters.style
-            func seed(inverted: Bool) -> CoarseCascade.Seed {
-                Kernels.heightField.coarseSeedGrid(cascade, inverted: inverted, forEach: serially).seed(area)
-            }
-            return CoarseSeedPair(inner: style == .outer ? nil : seed(inverted: false),
-                                  outer: style.reachesOutside ? seed(inverted: true) : nil)
+            let grids = Kernels.heightField.coarseSeedGrids(cascade, inner: style != .outer, outer: style.reachesOutside,
+                                                            forEach: serially)
+            return CoarseSeedPair(inner: grids.inner?.seed(area), outer: grids.outer?.seed(area))
         }
 
 

@@ -202,6 +202,19 @@ public struct CoarseCascade {
         }
     }
 
+    /// The last blurred grids of a style's sides (nil: a side not asked for).
+    public struct SeedGrids: Sendable {
+        public let inner: SeedGrid?, outer: SeedGrid?
+
+        package init(inner: SeedGrid?, outer: SeedGrid?) {
+            self.inner = inner
+            self.outer = outer
+        }
+
+        /// The one side made (a cascade's plain seed).
+        package var any: SeedGrid { (inner ?? outer)! }
+    }
+
     /// The last coarse level read back at full resolution: row y of the window (0-based) is
     /// mask × the bilinear field, the fine cascade's first input.
     public struct Seed: Sendable {
@@ -364,13 +377,28 @@ public enum CoarseLoops {
 
     /// The seed of the cascade's window, from the mask (or, `inverted`, from 1 − mask).
     public static func seed(_ cascade: CoarseCascade, inverted: Bool) -> CoarseCascade.Seed {
-        seedGrid(cascade, inverted: inverted).seed(cascade.window)
+        seedGrids(cascade, inner: !inverted, outer: inverted).any.seed(cascade.window)
     }
 
-    /// The last level's blurred grid, from the mask (or, `inverted`, from 1 − mask): the seed of
-    /// the cascade's window and of any window inside it. Each level's cell means are made a row at
-    /// a time as its blur reads them (no grid of them is kept).
-    public static func seedGrid(_ c: CoarseCascade, inverted: Bool, forEach: ForEach = serially) -> CoarseCascade.SeedGrid {
+    /// The last level's blurred grid of each side asked for, from the mask (inner) and from
+    /// 1 − mask (outer): the seed of the cascade's window and of any window inside it. Every blur
+    /// of both sides passes across through one scratch grid in turn, so that fresh memory (which
+    /// the system clears page by page) is taken once.
+    public static func seedGrids(_ c: CoarseCascade, inner: Bool, outer: Bool,
+                                 forEach: ForEach = serially) -> CoarseCascade.SeedGrids {
+        let cells = zip(c.means, c.blurred).map { $0.height * $1.width }.max() ?? 0
+        let across = Grid.Storage(floats: cells, from: .heap)
+        return withExtendedLifetime(across) {
+            CoarseCascade.SeedGrids(inner: inner ? seedGrid(c, inverted: false, across: across.base, forEach: forEach) : nil,
+                                    outer: outer ? seedGrid(c, inverted: true, across: across.base, forEach: forEach) : nil)
+        }
+    }
+
+    /// One side's last blurred grid (`seedGrids`). Each level's cell means are made a row at a
+    /// time as its blur reads them (no grid of them is kept); `across` holds the widest blur's
+    /// pass across.
+    static func seedGrid(_ c: CoarseCascade, inverted: Bool, across: UnsafeMutablePointer<Float>,
+                         forEach: ForEach) -> CoarseCascade.SeedGrid {
         let (levels, means, blurred, m0, mx, my, mxy) = (c.levels, c.means, c.blurred, c.m0, c.mx, c.my, c.mxy)
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
@@ -378,7 +406,7 @@ public enum CoarseLoops {
             let cellArea = Float(s * s), half = Float(s) * Float(s - 1) / 2
             if k == 0 {
                 let sums = UnsafePointer(m0[0].base)
-                previous = blur(area, to: blurred[k], weights: levels[k].weights, forEach: forEach) { row, into in
+                previous = blur(area, to: blurred[k], weights: levels[k].weights, across: across, forEach: forEach) { row, into in
                     let line = sums + row * w
                     for i in 0..<w {
                         let sum = inverted ? cellArea - line[i] : line[i]
@@ -398,7 +426,7 @@ public enum CoarseLoops {
             let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
             // (The parent grid is read through `parent` until this level's blur is made.)
             previous = withExtendedLifetime(previous) { columns.withUnsafeBufferPointer { t in
-                blur(area, to: blurred[k], weights: levels[k].weights, forEach: forEach) { row, out in
+                blur(area, to: blurred[k], weights: levels[k].weights, across: across, forEach: forEach) { row, out in
                     let j = area.y + row
                     let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
                     let up = parent + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
@@ -451,24 +479,23 @@ public enum CoarseLoops {
     /// `grid` blurred by the one-sided `weights`, over `area` (grid covers area ± taps).
     static func blur(_ grid: Grid, to area: IntRect, weights: [Float], forEach: ForEach) -> Grid {
         let src = UnsafePointer(grid.base), gw = grid.area.width
-        return withExtendedLifetime(grid) {
-            blur(grid.area, to: area, weights: weights, forEach: forEach) { row, _ in src + row * gw }
+        let across = Grid.Storage(floats: grid.area.height * area.width, from: .heap)
+        return withExtendedLifetime((grid, across)) {
+            blur(grid.area, to: area, weights: weights, across: across.base, forEach: forEach) { row, _ in src + row * gw }
         }
     }
 
     /// The values over `cells` blurred by the one-sided `weights`, over `area` (cells covers area ±
     /// taps): `row(j, scratch)` gives row j of `cells` (0-based), in `scratch` (a row's worth) or
     /// where it lies. Rows that are all 0, and output rows with only such rows within reach, are 0
-    /// with no taps added.
-    static func blur(_ cells: IntRect, to area: IntRect, weights: [Float], forEach: ForEach,
-                     row: (Int, UnsafeMutablePointer<Float>) -> UnsafePointer<Float>) -> Grid {
+    /// with no taps added. `across` (cells.height × area.width floats) holds the pass across.
+    static func blur(_ cells: IntRect, to area: IntRect, weights: [Float], across mid: UnsafeMutablePointer<Float>,
+                     forEach: ForEach, row: (Int, UnsafeMutablePointer<Float>) -> UnsafePointer<Float>) -> Grid {
         let t = weights.count - 1, rows = cells.height, w = area.width, cw = cells.width
         // Across: rows of cells, columns of area; flags[j]: row j has a value ≠ 0.
-        let across = Grid(IntRect(x: area.x, y: cells.y, width: w, height: rows))
         let flags = UnsafeMutablePointer<Bool>.allocate(capacity: max(rows, 1))
         flags.initialize(repeating: false, count: max(rows, 1))
         defer { flags.deallocate() }
-        let mid = across.base
         withoutActuallyEscaping(row) { row in
             forEach(rows) { j in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: max(cw, 1)) { scratch in
@@ -491,7 +518,7 @@ public enum CoarseLoops {
             guard before[row + t + 1] - before[row - t] > 0 else { return (dst + r * w).initialize(repeating: 0, count: w) }
             taps(mid + row * w, stride: w, weights: weights, into: dst + r * w, count: w)
         }
-        return withExtendedLifetime(across) { out }
+        return out
     }
 
     /// dst[i] = Σ_k w[|k|]·centre[i + k·stride] for i in 0..<count: the taps four at a time (fewer

@@ -201,8 +201,8 @@ public protocol HeightFieldKernel {
     /// The coarse levels over `window`, with the mask's moments (`CoarseLoops.cascade`).
     static func coarseCascade(levels: [CoarseLevel], window: IntRect, bounds: IntRect?, forEach: ForEach,
                               read: (IntRect, UnsafeMutablePointer<Float>) -> Void) -> CoarseCascade
-    /// Their last level's blurred grid (`CoarseLoops.seedGrid`).
-    static func coarseSeedGrid(_ cascade: CoarseCascade, inverted: Bool, forEach: ForEach) -> CoarseCascade.SeedGrid
+    /// Their last level's blurred grid for each side asked for (`CoarseLoops.seedGrids`).
+    static func coarseSeedGrids(_ cascade: CoarseCascade, inner: Bool, outer: Bool, forEach: ForEach) -> CoarseCascade.SeedGrids
 }
 
 /// The coarse levels' seeds of a window for a style's two sides (nil where a side has none).
@@ -269,11 +269,12 @@ public enum HeightField {
         if side.profile == .coreImage, !side.returnsMask {
             let inset = halo - p.streamHalo, fw = window.width - 2 * inset
             let coarse = coarseCascade(p.coarseLevels, window: window, origin: origin, inset: inset)
+            let grids = coarse.map { CoarseLoops.seedGrids($0, inner: true, outer: true) }
             return window.pixels.withUnsafeBufferPointer { m in
                 styledStream(p, weights: p.fineSigmas.map(gaussianWeights), width: fw, height: window.height - 2 * inset,
                              origin: (origin.x + inset, origin.y + inset),
-                             seeds: CoarseSeedPair(inner: coarse.map { CoarseLoops.seed($0, inverted: false) },
-                                                   outer: coarse.map { CoarseLoops.seed($0, inverted: true) })) {
+                             seeds: CoarseSeedPair(inner: coarse.map { grids!.inner!.seed($0.window) },
+                                                   outer: coarse.map { grids!.outer!.seed($0.window) })) {
                     first, count, into in
                     for r in 0..<count {
                         (into + r * fw).update(from: m.baseAddress! + (inset + first + r) * window.width + inset, count: fw)
@@ -586,8 +587,9 @@ public enum HeightField {
         CoarseLoops.cascade(levels: levels, window: window, bounds: bounds, forEach: forEach, read: read)
     }
 
-    public static func coarseSeedGrid(_ cascade: CoarseCascade, inverted: Bool, forEach: ForEach) -> CoarseCascade.SeedGrid {
-        CoarseLoops.seedGrid(cascade, inverted: inverted, forEach: forEach)
+    public static func coarseSeedGrids(_ cascade: CoarseCascade, inner: Bool, outer: Bool,
+                                       forEach: ForEach) -> CoarseCascade.SeedGrids {
+        CoarseLoops.seedGrids(cascade, inner: inner, outer: outer, forEach: forEach)
     }
 
     /// The coarse levels of a whole window (its origin in the image given) for its inner window
