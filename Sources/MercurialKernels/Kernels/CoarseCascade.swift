@@ -210,9 +210,6 @@ public struct CoarseCascade {
             self.inner = inner
             self.outer = outer
         }
-
-        /// The one side made (a cascade's plain seed).
-        package var any: SeedGrid { (inner ?? outer)! }
     }
 
     /// The last coarse level read back at full resolution: row y of the window (0-based) is
@@ -375,9 +372,9 @@ public enum CoarseLoops {
         }
     }
 
-    /// The seed of the cascade's window, from the mask (or, `inverted`, from 1 − mask).
-    public static func seed(_ cascade: CoarseCascade, inverted: Bool) -> CoarseCascade.Seed {
-        seedGrids(cascade, inner: !inverted, outer: inverted).any.seed(cascade.window)
+    /// The seed of the cascade's window, from the mask (the plain inner profile's).
+    public static func seed(_ cascade: CoarseCascade) -> CoarseCascade.Seed {
+        seedGrids(cascade, inner: true, outer: false).inner!.seed(cascade.window)
     }
 
     /// The last level's blurred grid of each side asked for, from the mask (inner) and from

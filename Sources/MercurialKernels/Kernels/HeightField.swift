@@ -245,7 +245,7 @@ public enum HeightField {
             let coarse = coarseCascade(parameters.coarseLevels, window: mask, origin: origin, inset: inset)
             let fine = inset == 0 ? mask : mask.cropped(x: inset, y: inset, width: mask.width - 2 * inset, height: mask.height - 2 * inset)
             return coreImage(mask: fine, weights: parameters.fineSigmas.map(gaussianWeights), halo: parameters.streamHalo,
-                             seed: coarse.map { CoarseLoops.seed($0, inverted: false) })
+                             seed: coarse.map { CoarseLoops.seed($0) })
         case .round, .linear, .smooth:
             return DistanceBevel.compute(mask: mask, radius: Float(parameters.effectiveRadius),
                                          profile: parameters.profile, halo: halo)
@@ -268,13 +268,14 @@ public enum HeightField {
         let side = p.side(radius: p.sideRadius)
         if side.profile == .coreImage, !side.returnsMask {
             let inset = halo - p.streamHalo, fw = window.width - 2 * inset
-            let coarse = coarseCascade(p.coarseLevels, window: window, origin: origin, inset: inset)
-            let grids = coarse.map { CoarseLoops.seedGrids($0, inner: true, outer: true) }
+            // The seeds of the sides the style has (as the plug-in's engine makes them).
+            let seeds = coarseCascade(p.coarseLevels, window: window, origin: origin, inset: inset).map { c in
+                let grids = CoarseLoops.seedGrids(c, inner: p.style != .outer, outer: p.style.reachesOutside)
+                return CoarseSeedPair(inner: grids.inner?.seed(c.window), outer: grids.outer?.seed(c.window))
+            } ?? CoarseSeedPair()
             return window.pixels.withUnsafeBufferPointer { m in
                 styledStream(p, weights: p.fineSigmas.map(gaussianWeights), width: fw, height: window.height - 2 * inset,
-                             origin: (origin.x + inset, origin.y + inset),
-                             seeds: CoarseSeedPair(inner: coarse.map { grids!.inner!.seed($0.window) },
-                                                   outer: coarse.map { grids!.outer!.seed($0.window) })) {
+                             origin: (origin.x + inset, origin.y + inset), seeds: seeds) {
                     first, count, into in
                     for r in 0..<count {
                         (into + r * fw).update(from: m.baseAddress! + (inset + first + r) * window.width + inset, count: fw)
