@@ -119,3 +119,50 @@ static inline __attribute__((always_inline)) mercurial_float8 mercurial_odds8(co
 static inline __attribute__((always_inline)) mercurial_float8 mercurial_inverse_sqrt8(mercurial_float8 x) {
     return 1.0f / __builtin_elementwise_sqrt(x);
 }
+
+// Taps of a symmetric blur over eight lanes, in registers: the sum is stored once, not after each
+// group of taps. The grouping is the scalar loops' and nothing is fused (no multiply-add), so the
+// bits are theirs. Swift's SIMD arithmetic here was compiled lane by lane, through the stack.
+//
+// acc + ((a·(u[0] + v[0]) + b·(u[−s] + v[s])) + (c·(u[−2s] + v[2s]) + d·(u[−3s] + v[3s]))): four
+// taps along a line of stride s.
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_taps4(mercurial_float8 acc, const float *u,
+                                                                             const float *v, long s, float a,
+                                                                             float b, float c, float d) {
+#pragma clang fp contract(off)
+    mercurial_float8 p = a * (mercurial_load8(u) + mercurial_load8(v)) + b * (mercurial_load8(u - s) + mercurial_load8(v + s));
+    mercurial_float8 q = c * (mercurial_load8(u - 2 * s) + mercurial_load8(v + 2 * s)) +
+                         d * (mercurial_load8(u - 3 * s) + mercurial_load8(v + 3 * s));
+    return acc + (p + q);
+}
+
+// The same four taps down rows given by pointers: rows up[0], up[−1], up[−2], up[−3] and
+// down[0 … 3], each read from column x.
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_taps4_rows(mercurial_float8 acc,
+                                                                                  const float *_Nonnull const *_Nonnull up,
+                                                                                  const float *_Nonnull const *_Nonnull down, long x,
+                                                                                  float a, float b, float c, float d) {
+#pragma clang fp contract(off)
+    mercurial_float8 p = a * (mercurial_load8(up[0] + x) + mercurial_load8(down[0] + x)) +
+                         b * (mercurial_load8(up[-1] + x) + mercurial_load8(down[1] + x));
+    mercurial_float8 q = c * (mercurial_load8(up[-2] + x) + mercurial_load8(down[2] + x)) +
+                         d * (mercurial_load8(up[-3] + x) + mercurial_load8(down[3] + x));
+    return acc + (p + q);
+}
+
+// acc + a·(u[0] + v[0]): one tap.
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_tap1(mercurial_float8 acc, const float *u,
+                                                                            const float *v, float a) {
+#pragma clang fp contract(off)
+    return acc + a * (mercurial_load8(u) + mercurial_load8(v));
+}
+
+// a·u[0]: the centre tap.
+static inline __attribute__((always_inline)) mercurial_float8 mercurial_tap0(const float *u, float a) {
+    return a * mercurial_load8(u);
+}
+
+// Eight floats stored at any alignment, as one store.
+static inline __attribute__((always_inline)) void mercurial_store8(float *out, mercurial_float8 v) {
+    __builtin_memcpy(out, &v, sizeof v);
+}

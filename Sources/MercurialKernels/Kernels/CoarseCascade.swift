@@ -518,30 +518,11 @@ public enum CoarseLoops {
         return out
     }
 
-    /// dst[i] = Σ_k w[|k|]·centre[i + k·stride] for i in 0..<count: the taps four at a time (fewer
-    /// passes over dst), in the same order for every value.
+    /// dst[i] = Σ_k w[|k|]·centre[i + k·stride] for i in 0..<count.
     @inline(__always)
     static func taps(_ centre: UnsafePointer<Float>, stride: Int, weights: [Float], into dst: UnsafeMutablePointer<Float>,
                      count: Int) {
-        weights.withUnsafeBufferPointer { w in
-            let n = w.count
-            for i in 0..<count { dst[i] = w[0] * centre[i] }
-            var k = 1
-            while k + 3 < n {
-                let a = w[k], b = w[k + 1], c = w[k + 2], d = w[k + 3]
-                let ua = centre - k * stride, da = centre + k * stride
-                let ub = ua - stride, db = da + stride, uc = ub - stride, dc = db + stride, ud = uc - stride, dd = dc + stride
-                for i in 0..<count {
-                    dst[i] += (a * (ua[i] + da[i]) + b * (ub[i] + db[i])) + (c * (uc[i] + dc[i]) + d * (ud[i] + dd[i]))
-                }
-                k += 4
-            }
-            while k < n {
-                let u = centre - k * stride, d = centre + k * stride, wk = w[k]
-                for i in 0..<count { dst[i] += wk * (u[i] + d[i]) }
-                k += 1
-            }
-        }
+        weights.withUnsafeBufferPointer { SymmetricTaps.along(centre, stride: stride, weights: $0, into: dst, count: count) }
     }
 
     /// Window row y of `seed`: mask[x] × the field, into `into` (the window's width of values).

@@ -921,46 +921,11 @@ public enum HeightField {
         full.finish()
     }
 
-    // The two passes below add taps in groups of up to four per sweep over the row: fewer loads
-    // and stores of the accumulator than one tap per sweep. The grouping depends only on the tap
-    // index, so each pixel's sum is formed in the same order wherever its block starts.
-
-    /// dst[x] += w·(p[x] + q[x]) for x in [from, to): eight at a time, then one by one, the same
-    /// operations on each value either way. (Written out: the compiler left this loop scalar.)
-    @inline(__always)
-    static func addTap(_ dst: UnsafeMutablePointer<Float>, _ p: UnsafePointer<Float>, _ q: UnsafePointer<Float>,
-                       weight w: Float, from: Int, to: Int) {
-        var x = from
-        let wv = V4(repeating: w)
-        while x + V4.scalarCount <= to {
-            let sum = vload(dst + x) + wv * (vload(p + x) + vload(q + x))
-            UnsafeMutableRawPointer(dst + x).storeBytes(of: sum, as: V4.self)
-            x += V4.scalarCount
-        }
-        while x < to { dst[x] += w * (p[x] + q[x]); x += 1 }
-    }
-
     /// dst[x] = Σ_k w[|k|]·src[x+k] for x in [from, to).
     @inline(__always)
     static func blurRow(_ src: UnsafePointer<Float>, into dst: UnsafeMutablePointer<Float>,
                         from: Int, to: Int, weights: UnsafeBufferPointer<Float>) {
-        let w0 = weights[0]
-        for x in from..<to { dst[x] = w0 * src[x] }
-        var k = 1
-        let n = weights.count
-        while k + 3 < n {
-            let a = weights[k], b = weights[k + 1], c = weights[k + 2], d = weights[k + 3]
-            for x in from..<to {
-                let sa = src[x - k] + src[x + k], sb = src[x - k - 1] + src[x + k + 1]
-                let sc = src[x - k - 2] + src[x + k + 2], sd = src[x - k - 3] + src[x + k + 3]
-                dst[x] += (a * sa + b * sb) + (c * sc + d * sd)
-            }
-            k += 4
-        }
-        while k < n {
-            addTap(dst, src - k, src + k, weight: weights[k], from: from, to: to)
-            k += 1
-        }
+        SymmetricTaps.along(src + from, stride: 1, weights: weights, into: dst + from, count: to - from)
     }
 
     /// Into `table`, the rows y − r ... y + r of a ring of `span` rows of `width` values, row i of
@@ -979,25 +944,7 @@ public enum HeightField {
     @inline(__always)
     static func blurColumns(_ rows: UnsafePointer<UnsafePointer<Float>>, into dst: UnsafeMutablePointer<Float>,
                             from: Int, to: Int, weights: UnsafeBufferPointer<Float>) {
-        let n = weights.count, centreIndex = n - 1
-        @inline(__always) func row(_ k: Int) -> UnsafePointer<Float> { rows[centreIndex + k] }
-        let w0 = weights[0]
-        let centre = row(0)
-        for x in from..<to { dst[x] = w0 * centre[x] }
-        var k = 1
-        while k + 3 < n {
-            let a = weights[k], b = weights[k + 1], c = weights[k + 2], d = weights[k + 3]
-            let ua = row(-k), da = row(k), ub = row(-k - 1), db = row(k + 1)
-            let uc = row(-k - 2), dc = row(k + 2), ud = row(-k - 3), dd = row(k + 3)
-            for x in from..<to {
-                dst[x] += (a * (ua[x] + da[x]) + b * (ub[x] + db[x])) + (c * (uc[x] + dc[x]) + d * (ud[x] + dd[x]))
-            }
-            k += 4
-        }
-        while k < n {
-            addTap(dst, row(-k), row(k), weight: weights[k], from: from, to: to)
-            k += 1
-        }
+        SymmetricTaps.down(rows, weights: weights, into: dst, from: from, to: to)
     }
 }
 
