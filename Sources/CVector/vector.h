@@ -161,8 +161,3 @@ static inline __attribute__((always_inline)) mercurial_float8 mercurial_tap1(mer
 static inline __attribute__((always_inline)) mercurial_float8 mercurial_tap0(const float *u, float a) {
     return a * mercurial_load8(u);
 }
-
-// Eight floats stored at any alignment, as one store.
-static inline __attribute__((always_inline)) void mercurial_store8(float *out, mercurial_float8 v) {
-    __builtin_memcpy(out, &v, sizeof v);
-}

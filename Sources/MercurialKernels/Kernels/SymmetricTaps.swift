@@ -29,8 +29,8 @@ enum SymmetricTaps {
                 hi = mercurial_tap1(hi, u + 8, v + 8, w[k])
                 k += 1
             }
-            mercurial_store8(dst + i, lo)
-            mercurial_store8(dst + i + 8, hi)
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: lo, as: V4.self)
+            UnsafeMutableRawPointer(dst + i + 8).storeBytes(of: hi, as: V4.self)
             i += 16
         }
         while i < count {
@@ -69,8 +69,8 @@ enum SymmetricTaps {
                 hi = mercurial_tap1(hi, centre[-k] + x + 8, centre[k] + x + 8, w[k])
                 k += 1
             }
-            mercurial_store8(dst + x, lo)
-            mercurial_store8(dst + x + 8, hi)
+            UnsafeMutableRawPointer(dst + x).storeBytes(of: lo, as: V4.self)
+            UnsafeMutableRawPointer(dst + x + 8).storeBytes(of: hi, as: V4.self)
             x += 16
         }
         while x < to {
