@@ -174,28 +174,31 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 /// The median of `runs` timings of `body`.
 func medianSeconds(_ body: () -> Void) -> Double { median((0..<runs).map { _ in seconds(body) }) }
 
-/// Times `build` (given the graph and the source node, returns the node to render): the medians of the
-/// runs' wall-clock seconds, of their CPU seconds (every thread, user and system) and of their
-/// minor page faults, each run in the memory state `--memory` asks for.
+/// One run of `build` (given the graph and the source node, returns the node to render) into a new
+/// buffer, in the memory state `--memory` asks for: its wall-clock seconds, CPU seconds (every
+/// thread, user and system) and minor page faults.
+func runOnce(_ source: Buffer?, size: (Int, Int), _ build: (Graph, Node?) -> Node) -> (seconds: Double, cpu: Double, faults: Double) {
+    let g = Graph()
+    let src = source.map { g.add("gegl:buffer-source", ["buffer": .buffer($0)]) }
+    let node = build(g, src)
+    let out = Buffer(width: size.0, height: size.1, format: "RGBA float")
+    let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
+    g.link(node, sink)
+    if memory == .fresh { releaseFreedMemory() }
+    let before = processCPUSeconds(), faultsBefore = minorPageFaults()
+    let wall = seconds { g.process(sink) }
+    return (wall, processCPUSeconds() - before, Double(minorPageFaults() - faultsBefore))
+}
+
+/// Times `build`: the medians of its runs' seconds, CPU seconds and page faults (the reused state
+/// after an untimed first run).
 func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node)
     -> (seconds: Double, cpu: Double, faults: Double) {
-    var samples: [Double] = [], cpu: [Double] = [], faults: [Double] = []
-    for run in (memory == .reused ? -1 : 0)..<runs {
-        let g = Graph()
-        let src = source.map { g.add("gegl:buffer-source", ["buffer": .buffer($0)]) }
-        let node = build(g, src)
-        let out = Buffer(width: size.0, height: size.1, format: "RGBA float")
-        let sink = g.add("gegl:write-buffer", ["buffer": .buffer(out)])
-        g.link(node, sink)
-        if memory == .fresh { releaseFreedMemory() }
-        let before = processCPUSeconds(), faultsBefore = minorPageFaults()
-        let wall = seconds { g.process(sink) }
-        guard run >= 0 else { continue } // the reused state's untimed first run
-        samples.append(wall)
-        cpu.append(processCPUSeconds() - before)
-        faults.append(Double(minorPageFaults() - faultsBefore))
+    let timings = ((memory == .reused ? -1 : 0)..<runs).compactMap { run in
+        let timing = runOnce(source, size: size, build)
+        return run >= 0 ? timing : nil
     }
-    return (median(samples), median(cpu), median(faults))
+    return (median(timings.map(\.seconds)), median(timings.map(\.cpu)), median(timings.map(\.faults)))
 }
 
 /// Beside `t`'s wall-clock seconds, by case name: the CPU seconds of a run (every thread of the
@@ -217,13 +220,26 @@ struct Case {
     let build: (Graph, Node?) -> Node
 }
 
-/// Runs the cases whose name contains --only (all by default); returns seconds by name.
-func runCases(_ cases: [Case]) -> [String: Double] {
+/// Runs the cases whose name contains --only (all by default); returns seconds by name. In turn:
+/// each round runs every case once, so that a drift of the machine reaches every case alike (else
+/// each case's runs in a block).
+func runCases(_ cases: [Case], inTurn: Bool = false) -> [String: Double] {
+    let chosen = cases.filter { wanted($0.name) }
+    var timings: [String: [(seconds: Double, cpu: Double, faults: Double)]] = [:]
+    if inTurn {
+        for run in (memory == .reused ? -1 : 0)..<runs {
+            for c in chosen {
+                let timing = runOnce(c.source, size: c.size, c.build)
+                if run >= 0 { timings[c.name, default: []].append(timing) }
+            }
+        }
+    }
     var out: [String: Double] = [:]
-    for c in cases where wanted(c.name) {
-        let timing = time(c.source, size: c.size, c.build)
-        out[c.name] = timing.seconds
-        costs[c.name] = (timing.cpu, timing.faults)
+    for c in chosen {
+        if !inTurn { timings[c.name] = [time(c.source, size: c.size, c.build)] }
+        let runs = timings[c.name]!
+        out[c.name] = median(runs.map(\.seconds))
+        costs[c.name] = (median(runs.map(\.cpu)), median(runs.map(\.faults)))
     }
     return out
 }
@@ -545,7 +561,8 @@ if runsGroup(4) {
                  build: filter("mercurial:liquid-metal", properties.merging(["radius": .double(r)]) { $1 }))
         }
     }
-    for (k, v) in runCases(layerCases + styleCases + sizeCases) { t[k] = v }
+    // In turn: the ratios between styles and sizes (goals of 1.5) compare runs made side by side.
+    for (k, v) in runCases(layerCases + styleCases + sizeCases, inTurn: true) { t[k] = v }
     // GIMP's preview: 256×256 regions of one graph, each rendered on its own, against one region
     // (the default technique, and chisel soft: the coarse levels, and the exact distances).
     let chunked: [(label: String, properties: [String: Value])] = [
