@@ -13,6 +13,20 @@ enum SymmetricTaps {
     static func along(_ centre: UnsafePointer<Float>, stride s: Int, weights w: UnsafeBufferPointer<Float>,
                       into dst: UnsafeMutablePointer<Float>, count: Int) {
         let n = w.count, w0 = w[0]
+        // Eight values from i.
+        @inline(__always) func eight(_ i: Int) -> V4 {
+            var sum = mercurial_tap0(centre + i, w0)
+            var k = 1
+            while k + 3 < n {
+                sum = mercurial_taps4(sum, centre + i - k * s, centre + i + k * s, s, w[k], w[k + 1], w[k + 2], w[k + 3])
+                k += 4
+            }
+            while k < n {
+                sum = mercurial_tap1(sum, centre + i - k * s, centre + i + k * s, w[k])
+                k += 1
+            }
+            return sum
+        }
         var i = 0
         while i + 16 <= count {
             var lo = mercurial_tap0(centre + i, w0), hi = mercurial_tap0(centre + i + 8, w0)
@@ -32,6 +46,16 @@ enum SymmetricTaps {
             UnsafeMutableRawPointer(dst + i).storeBytes(of: lo, as: V4.self)
             UnsafeMutableRawPointer(dst + i + 8).storeBytes(of: hi, as: V4.self)
             i += 16
+        }
+        // The rest in vectors too: eight, then the last eight (again over values already made,
+        // which come out the same), so that short runs are not left to the scalar loop.
+        if i + 8 <= count {
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: eight(i), as: V4.self)
+            i += 8
+        }
+        if i < count, count >= 8 {
+            UnsafeMutableRawPointer(dst + count - 8).storeBytes(of: eight(count - 8), as: V4.self)
+            return
         }
         while i < count {
             let c = centre + i
@@ -54,6 +78,20 @@ enum SymmetricTaps {
     static func down(_ rows: UnsafePointer<UnsafePointer<Float>>, weights w: UnsafeBufferPointer<Float>,
                      into dst: UnsafeMutablePointer<Float>, from: Int, to: Int) {
         let n = w.count, centre = rows + (n - 1), w0 = w[0]
+        // Eight values from x.
+        @inline(__always) func eight(_ x: Int) -> V4 {
+            var sum = mercurial_tap0(centre[0] + x, w0)
+            var k = 1
+            while k + 3 < n {
+                sum = mercurial_taps4_rows(sum, centre - k, centre + k, x, w[k], w[k + 1], w[k + 2], w[k + 3])
+                k += 4
+            }
+            while k < n {
+                sum = mercurial_tap1(sum, centre[-k] + x, centre[k] + x, w[k])
+                k += 1
+            }
+            return sum
+        }
         var x = from
         while x + 16 <= to {
             var lo = mercurial_tap0(centre[0] + x, w0), hi = mercurial_tap0(centre[0] + x + 8, w0)
@@ -72,6 +110,15 @@ enum SymmetricTaps {
             UnsafeMutableRawPointer(dst + x).storeBytes(of: lo, as: V4.self)
             UnsafeMutableRawPointer(dst + x + 8).storeBytes(of: hi, as: V4.self)
             x += 16
+        }
+        // The rest in vectors too, as in `along`.
+        if x + 8 <= to {
+            UnsafeMutableRawPointer(dst + x).storeBytes(of: eight(x), as: V4.self)
+            x += 8
+        }
+        if x < to, to - from >= 8 {
+            UnsafeMutableRawPointer(dst + to - 8).storeBytes(of: eight(to - 8), as: V4.self)
+            return
         }
         while x < to {
             var sum = w0 * centre[0][x]
