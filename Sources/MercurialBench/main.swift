@@ -190,17 +190,6 @@ func runOnce(_ source: Buffer?, size: (Int, Int), _ build: (Graph, Node?) -> Nod
     return (wall, processCPUSeconds() - before, Double(minorPageFaults() - faultsBefore))
 }
 
-/// Times `build`: the medians of its runs' seconds, CPU seconds and page faults (the reused state
-/// after an untimed first run).
-func time(_ source: Buffer?, size: (Int, Int) = (width, height), _ build: (Graph, Node?) -> Node)
-    -> (seconds: Double, cpu: Double, faults: Double) {
-    let timings = ((memory == .reused ? -1 : 0)..<runs).compactMap { run in
-        let timing = runOnce(source, size: size, build)
-        return run >= 0 ? timing : nil
-    }
-    return (median(timings.map(\.seconds)), median(timings.map(\.cpu)), median(timings.map(\.faults)))
-}
-
 /// Beside `t`'s wall-clock seconds, by case name: the CPU seconds of a run (every thread of the
 /// process, user and system) and its minor page faults (how much memory it mapped anew), medians.
 var costs: [String: (cpu: Double, faults: Double)] = [:]
@@ -220,26 +209,27 @@ struct Case {
     let build: (Graph, Node?) -> Node
 }
 
-/// Runs the cases whose name contains --only (all by default); returns seconds by name. In turn:
-/// each round runs every case once, so that a drift of the machine reaches every case alike (else
-/// each case's runs in a block).
+/// Runs the cases whose name contains --only (all by default), `runs` times each (the reused state
+/// after an untimed first run); returns the median seconds by name, and sets `costs`. In turn: each
+/// round runs every case once, so that a drift of the machine reaches every case alike (else each
+/// case's runs in a block).
 func runCases(_ cases: [Case], inTurn: Bool = false) -> [String: Double] {
-    let chosen = cases.filter { wanted($0.name) }
+    let chosen = cases.filter { wanted($0.name) }, rounds = (memory == .reused ? -1 : 0)..<runs
     var timings: [String: [(seconds: Double, cpu: Double, faults: Double)]] = [:]
+    func run(_ c: Case, _ round: Int) {
+        let timing = runOnce(c.source, size: c.size, c.build)
+        if round >= 0 { timings[c.name, default: []].append(timing) }
+    }
     if inTurn {
-        for run in (memory == .reused ? -1 : 0)..<runs {
-            for c in chosen {
-                let timing = runOnce(c.source, size: c.size, c.build)
-                if run >= 0 { timings[c.name, default: []].append(timing) }
-            }
-        }
+        for round in rounds { for c in chosen { run(c, round) } }
+    } else {
+        for c in chosen { for round in rounds { run(c, round) } }
     }
     var out: [String: Double] = [:]
     for c in chosen {
-        if !inTurn { timings[c.name] = [time(c.source, size: c.size, c.build)] }
-        let runs = timings[c.name]!
-        out[c.name] = median(runs.map(\.seconds))
-        costs[c.name] = (median(runs.map(\.cpu)), median(runs.map(\.faults)))
+        let made = timings[c.name]!
+        out[c.name] = median(made.map(\.seconds))
+        costs[c.name] = (median(made.map(\.cpu)), median(made.map(\.faults)))
     }
     return out
 }

@@ -13,7 +13,8 @@ enum SymmetricTaps {
     static func along(_ centre: UnsafePointer<Float>, stride s: Int, weights w: UnsafeBufferPointer<Float>,
                       into dst: UnsafeMutablePointer<Float>, count: Int) {
         let n = w.count, w0 = w[0]
-        // Eight values from i.
+        // Eight values from i. (The loop below makes sixteen as two interleaved sums rather than
+        // two calls of this, which kept the processor waiting on one sum at a time.)
         @inline(__always) func eight(_ i: Int) -> V4 {
             var sum = mercurial_tap0(centre + i, w0)
             var k = 1
