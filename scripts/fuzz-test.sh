@@ -8,14 +8,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 plugin="${1:-.build/release/libmercurial.so}"
-[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
 seed="${MERCURIAL_FUZZ_SEED:-$(date +%s)}"
 budget="${MERCURIAL_FUZZ_SECONDS:-150}"
 batch=25
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
-cp "$plugin" "$stage/mercurial.so"
-export GEGL_PATH="$stage:$(pkg-config --variable=pluginsdir gegl-0.4)" GEGL_USE_OPENCL=no
+# shellcheck source=scripts/lib/stage.sh
+. scripts/lib/stage.sh
+stage_plugin "$plugin"
 # babl's exact conversions only (its lossy ones depend on where a run of pixels starts: fuzz.py),
 # with a cache of their own so that the caller's babl cache is left as it was.
 export BABL_TOLERANCE=0 XDG_CACHE_HOME="$stage/cache"

@@ -10,13 +10,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 plugin="${1:-.build/release/libmercurial.so}"
 pattern="${2:-}"
-[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
 memory_kb="${MERCURIAL_HOSTILE_MEMORY_KB:-4194304}"
 seconds="${MERCURIAL_HOSTILE_SECONDS:-60}"
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
-cp "$plugin" "$stage/mercurial.so"
-export GEGL_PATH="$stage:$(pkg-config --variable=pluginsdir gegl-0.4)" GEGL_USE_OPENCL=no
+# shellcheck source=scripts/lib/stage.sh
+. scripts/lib/stage.sh
+stage_plugin "$plugin"
 passed=0 failed=0
 while IFS= read -r case; do
     [ -z "$pattern" ] || [[ "$case" == *$pattern* ]] || continue

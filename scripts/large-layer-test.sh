@@ -8,13 +8,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 plugin="${1:-.build/release/libmercurial.so}"
-[ -f "$plugin" ] || { echo "no $plugin: run swift build -c release first" >&2; exit 1; }
 peak_limit_kb="${MERCURIAL_LARGE_PEAK_KB:-1572864}"
 seconds="${MERCURIAL_LARGE_SECONDS:-300}"
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
-cp "$plugin" "$stage/mercurial.so"
-export GEGL_PATH="$stage:$(pkg-config --variable=pluginsdir gegl-0.4)" GEGL_USE_OPENCL=no
+# shellcheck source=scripts/lib/stage.sh
+. scripts/lib/stage.sh
+stage_plugin "$plugin"
 size=16384
 failed=0
 # The settings whose coarse grids and halos are largest: both sides (emboss), and the outer side alone.
