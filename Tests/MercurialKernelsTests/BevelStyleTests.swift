@@ -55,16 +55,15 @@ final class BevelStyleTests: XCTestCase {
             // Sides of width 12: the smallest with coarse levels.
             let p = HeightFieldParameters(radius: style == .outer ? 12 : 24, style: style)
             let (_, coverage) = HeightField.styled(window: mask.padded(by: p.halo), parameters: p)
-            // The outer side by itself: the inner profile of the inverted mask (1 beyond the layer).
-            let side = p.side(radius: p.sideRadius)
-            var inverted = mask.padded(by: side.halo)
-            for i in inverted.pixels.indices { inverted.pixels[i] = 1 - inverted.pixels[i] }
-            let outer = HeightField.compute(window: inverted, parameters: side)
+            // The outer side by itself, 1 − the outer style's heights at the side's width (the same
+            // side, with its fold: `testOuterFoldMatchesTheLevelsItStandsFor`).
+            let side = HeightFieldParameters(radius: p.sideRadius, style: .outer)
+            let rise = HeightField.styled(window: mask.padded(by: side.halo), parameters: side).heights
             let width = Float(p.sideRadius)
             var cut = 0
             for y in 0..<160 {
                 for x in 0..<160 {
-                    let c = coverage![x, y], formula = min(1, width * (1 - outer[x, y]))
+                    let c = coverage![x, y], formula = min(1, width * rise[x, y])
                     XCTAssert(c == 0 || c >= floor, "\(style) at (\(x), \(y)): \(c)")
                     if formula < floor - 1e-5 {
                         XCTAssertEqual(c, 0, "\(style) at (\(x), \(y))")

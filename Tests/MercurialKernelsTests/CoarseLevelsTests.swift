@@ -91,6 +91,40 @@ final class CoarseLevelsTests: XCTestCase {
         }
     }
 
+    /// An outer side's fold (`CoarseCascade.Fold`): where the mask is 0 all through the
+    /// full-resolution levels' reach, the side is its last grid blurred further and read back. It
+    /// stays within 2e-5 of those levels run everywhere (the inner profile of the inverted mask,
+    /// which has no fold), and windows at any offset still give the whole's bits.
+    func testOuterFoldMatchesTheLevelsItStandsFor() {
+        // A small disc in a corner: most of the frame lies far from it.
+        let mask = Masks.disc(width: 96, height: 80, cx: 18.5, cy: 16.5, r: 6)
+        for radius in [12.0, 24, 60] {
+            let p = HeightFieldParameters(radius: radius, style: .outer)
+            XCTAssertFalse(p.coarseLevels.last!.fold.isEmpty)
+            XCTAssertTrue(HeightFieldParameters(radius: radius).coarseLevels.last!.fold.isEmpty, "inner: no fold")
+            let padded = mask.padded(by: p.halo)
+            let whole = HeightField.compute(window: padded, parameters: p, origin: (-p.halo, -p.halo))
+            let side = p.side(radius: p.sideRadius)
+            var inverted = mask.padded(by: side.halo)
+            for i in inverted.pixels.indices { inverted.pixels[i] = 1 - inverted.pixels[i] }
+            let levels = HeightField.compute(window: inverted, parameters: side, origin: (-side.halo, -side.halo))
+            var folded = 0, worst: Float = 0
+            for i in whole.pixels.indices {
+                let difference = abs(whole.pixels[i] - (1 - levels.pixels[i]))
+                if difference != 0 { folded += 1 }
+                worst = max(worst, difference)
+            }
+            XCTAssertGreaterThan(folded, 0, "radius \(radius): the fold replaced no pixel")
+            XCTAssertLessThan(worst, 2e-5, "radius \(radius)")
+            for (tx, ty, tw, th) in [(0, 0, 96, 80), (5, 3, 41, 30), (47, 38, 9, 1), (61, 50, 35, 30), (30, 0, 1, 80)] {
+                let window = padded.cropped(x: tx, y: ty, width: tw + 2 * p.halo, height: th + 2 * p.halo)
+                let tile = HeightField.compute(window: window, parameters: p, origin: (tx - p.halo, ty - p.halo))
+                XCTAssertEqual(tile.pixels, whole.cropped(x: tx, y: ty, width: tw, height: th).pixels,
+                               "radius \(radius) at \(tx),\(ty)")
+            }
+        }
+    }
+
     /// The exact-distance outer bevel at large sizes: 1 − d/R outside the shape (linear profile),
     /// d the brute-force distance to the edge's crossings.
     func testExactDistanceOuterBevelAtLargeSizes() {

@@ -32,11 +32,17 @@ public struct CoarseLevel: Sendable, Equatable {
     /// One-sided Gaussian weights of the blur on the grid.
     public let weights: [Float]
 
+    /// The last level of an outer side: one-sided weights of a further blur of its grid standing
+    /// for the full-resolution levels after it, where the mask is 1 all through their reach
+    /// (empty: none; see `FarBlocks`).
+    public let fold: [Float]
+
     /// `readBack`: the variance, in cells², the reading back at full resolution adds (about 1/6 for
     /// bilinear interpolation, 1/3 for the cubic B-spline).
-    public init(sigma: Double, spacing: Int, readBack: Double = 1.0 / 6) {
+    public init(sigma: Double, spacing: Int, readBack: Double = 1.0 / 6, fold: [Float] = []) {
         self.sigma = sigma
         self.spacing = spacing
+        self.fold = fold
         let s = Double(spacing)
         let variance = (sigma / s) * (sigma / s) - (s * s - 1) / (12 * s * s) - readBack
         let coarseSigma = variance.squareRoot()
@@ -44,6 +50,8 @@ public struct CoarseLevel: Sendable, Equatable {
     }
 
     public var taps: Int { weights.count - 1 }
+    /// The one-sided width of `fold` (0 without).
+    public var foldTaps: Int { max(fold.count - 1, 0) }
 }
 
 /// A rectangle of integer pixels or cells (absolute coordinates).
@@ -82,6 +90,28 @@ package struct Grid: Sendable {
     package typealias Storage = LargeBuffer
 }
 
+/// Blocks of `size` × `size` pixels on the image's grid over a rectangle of them, each with its
+/// distance (in blocks, the larger of across and down, at most 255) to the nearest block that holds
+/// a pixel of mask other than 0, or lies outside the rectangle: every pixel within d − 1 blocks of
+/// a block at distance d has a mask of 0.
+public struct FarBlocks: Sendable {
+    public static let size = 8
+    package let area: IntRect
+    package let distance: [UInt8]
+
+    package init(area: IntRect, distance: [UInt8]) {
+        self.area = area
+        self.distance = distance
+    }
+
+    /// The distance of block (bx, by); 0 outside the rectangle.
+    @inline(__always)
+    package func distance(_ bx: Int, _ by: Int) -> UInt8 {
+        let x = bx - area.x, y = by - area.y
+        return x >= 0 && x < area.width && y >= 0 && y < area.height ? distance[y * area.width + x] : 0
+    }
+}
+
 /// Runs body(i) for every i in 0..<count, each once, on any threads (the host's pool); returns
 /// when all are done. Items write disjoint memory, so the result does not depend on the split.
 public typealias ForEach = (_ count: Int, _ body: (Int) -> Void) -> Void
@@ -97,6 +127,8 @@ public struct CoarseCascade {
     /// Cells of each level's blurred grid needed (the last level's: under the window; each other's:
     /// under the next level's cells) and of each level's cell means (that ± the level's taps).
     package let blurred: [IntRect], means: [IntRect]
+    /// The cells of the last level's folded grid: `blurred.last` less its fold's reach.
+    package let foldArea: IntRect
     /// Moments of the mask over `means[k]`: Σm for every level, Σm·dx, Σm·dy, Σm·dx·dy for k ≥ 1.
     package var m0: [Grid], mx: [Grid], my: [Grid], mxy: [Grid]
 
@@ -135,7 +167,10 @@ public struct CoarseCascade {
         let s = levels.last!.spacing
         var need = (floorDiv(2 * lo - s + 1, 2 * s), floorDiv(2 * (hi - 1) - s + 1, 2 * s) + 1)
         for k in stride(from: levels.count - 1, through: 0, by: -1) {
-            blurred[k] = need
+            // (The last level's grid reaches as far again as its fold reads.)
+            let f = levels[k].foldTaps
+            blurred[k] = (need.0 - f, need.1 + f)
+            need = blurred[k]
             let t = levels[k].taps
             means[k] = (need.0 - t, need.1 + t)
             need = (floorDiv(means[k].0 - 1, 2), floorDiv(means[k].1 - 1, 2) + 1)
@@ -155,6 +190,8 @@ public struct CoarseCascade {
         let ys = Self.ranges(levels, from: window.y, to: window.maxY)
         blurred = zip(xs.blurred, ys.blurred).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
         means = zip(xs.means, ys.means).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
+        let f = levels.last!.foldTaps, last = blurred.last!
+        foldArea = IntRect(x: last.x + f, y: last.y + f, width: last.width - 2 * f, height: last.height - 2 * f)
         m0 = means.map(Grid.init)
         // Each grid its own storage: the loops write through pointers, with no copy on write.
         let areas = means
@@ -182,23 +219,37 @@ public struct CoarseCascade {
         }
     }
 
+    /// An outer side's last grid blurred further by its level's fold (over `foldArea`), and where
+    /// the mask is 0 far around: there the full-resolution levels give what this grid read back
+    /// gives, up to their approximations, and are not run.
+    public struct Fold: Sendable {
+        package let grid: Grid
+        package let far: FarBlocks
+        package init(grid: Grid, far: FarBlocks) {
+            self.grid = grid
+            self.far = far
+        }
+    }
+
     /// The last level's blurred grid, read back by `Seed`s of windows inside the window it was
     /// made for.
     public struct SeedGrid: Sendable {
         package let grid: Grid
         package let spacing: Int
         public let covers: IntRect
+        package let fold: Fold?
 
-        package init(grid: Grid, spacing: Int, covers: IntRect) {
+        package init(grid: Grid, spacing: Int, covers: IntRect, fold: Fold? = nil) {
             self.grid = grid
             self.spacing = spacing
             self.covers = covers
+            self.fold = fold
         }
 
         /// The seed rows of `window`, which must lie inside `covers`.
         public func seed(_ window: IntRect) -> Seed {
             precondition(window.intersection(covers) == window, "a seed's window lies inside its grid's")
-            return Seed(grid: grid, spacing: spacing, window: window)
+            return Seed(grid: grid, spacing: spacing, window: window, fold: fold)
         }
     }
 
@@ -220,11 +271,13 @@ public struct CoarseCascade {
         package let window: IntRect
         /// Per window column: the left cell and the weight of the right one.
         package let cell: [Int], weight: [Float]
+        package let fold: Fold?
 
-        init(grid: Grid, spacing s: Int, window: IntRect) {
+        package init(grid: Grid, spacing s: Int, window: IntRect, fold: Fold? = nil) {
             self.grid = grid
             self.spacing = s
             self.window = window
+            self.fold = fold
             var cell = [Int](), weight = [Float]()
             for x in window.x..<window.maxX {
                 let (i, t) = Seed.position(x, spacing: s)
@@ -470,7 +523,75 @@ public enum CoarseLoops {
                 }
             } }
         }
-        return CoarseCascade.SeedGrid(grid: previous, spacing: levels.last!.spacing, covers: c.window)
+        let last = levels.last!
+        guard inverted, !last.fold.isEmpty else {
+            return CoarseCascade.SeedGrid(grid: previous, spacing: last.spacing, covers: c.window)
+        }
+        let cells = UnsafePointer(previous.base), gw = previous.area.width
+        let folded = withExtendedLifetime(previous) {
+            blur(previous.area, to: c.foldArea, weights: last.fold, across: across, forEach: forEach) { row, _ in cells + row * gw }
+        }
+        return CoarseCascade.SeedGrid(grid: previous, spacing: last.spacing, covers: c.window,
+                                      fold: CoarseCascade.Fold(grid: folded, far: farBlocks(c)))
+    }
+
+    /// The blocks (`FarBlocks`) wholly inside the last level's cells whose mask is all 0: a cell's
+    /// Σm is 0 only then (its values are never negative).
+    static func farBlocks(_ c: CoarseCascade) -> FarBlocks {
+        let cells = c.means.last!, grid = c.m0.last!
+        let per = FarBlocks.size / c.levels.last!.spacing // cells a block spans each way
+        precondition(per == 4) // (the last level's spacing is 2)
+        let bx0 = floorDiv(cells.x + per - 1, per), by0 = floorDiv(cells.y + per - 1, per)
+        let area = IntRect(x: bx0, y: by0, width: max(0, floorDiv(cells.maxX, per) - bx0),
+                           height: max(0, floorDiv(cells.maxY, per) - by0))
+        let w = area.width, h = area.height
+        guard w > 0, h > 0 else { return FarBlocks(area: area, distance: []) }
+        // The distances with a border of 0 (the blocks outside), so that no pass checks its bounds.
+        let pw = w + 2
+        var padded = [UInt8](repeating: 0, count: pw * (h + 2))
+        padded.withUnsafeMutableBufferPointer { buffer in
+            let d = buffer.baseAddress! + pw + 1
+            // A block is far where the bits of its cells' sums or-ed together are 0 (+0 each).
+            withExtendedLifetime(grid) {
+                let m0 = UnsafeRawPointer(grid.base + (by0 * per - cells.y) * cells.width + (bx0 * per - cells.x))
+                    .assumingMemoryBound(to: UInt32.self)
+                let bits = UnsafeMutablePointer<UInt32>.allocate(capacity: w)
+                defer { bits.deallocate() }
+                for by in 0..<h {
+                    bits.initialize(repeating: 0, count: w)
+                    for j in 0..<per {
+                        let row = m0 + (by * per + j) * cells.width
+                        for bx in 0..<w {
+                            let c = row + bx * per
+                            bits[bx] |= (c[0] | c[1]) | (c[2] | c[3])
+                        }
+                    }
+                    for bx in 0..<w { d[by * pw + bx] = bits[bx] == 0 ? 255 : 0 }
+                }
+            }
+            // Chessboard distances: down and across from the top left, then back.
+            for y in 0..<h {
+                let row = d + y * pw, above = row - pw
+                for x in 0..<w where row[x] != 0 {
+                    let m = min(min(row[x - 1], above[x - 1]), min(above[x], above[x + 1]))
+                    row[x] = min(row[x], min(m, 254) + 1)
+                }
+            }
+            for y in stride(from: h - 1, through: 0, by: -1) {
+                let row = d + y * pw, below = row + pw
+                for x in stride(from: w - 1, through: 0, by: -1) where row[x] != 0 {
+                    let m = min(min(row[x + 1], below[x + 1]), min(below[x], below[x - 1]))
+                    row[x] = min(row[x], min(m, 254) + 1)
+                }
+            }
+        }
+        let distance = [UInt8](unsafeUninitializedCapacity: w * h) { out, count in
+            padded.withUnsafeBufferPointer { p in
+                for y in 0..<h { (out.baseAddress! + y * w).update(from: p.baseAddress! + (y + 1) * pw + 1, count: w) }
+            }
+            count = w * h
+        }
+        return FarBlocks(area: area, distance: distance)
     }
 
     /// `grid` blurred by the one-sided `weights`, over `area` (grid covers area ± taps).

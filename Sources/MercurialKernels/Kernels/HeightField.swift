@@ -1,3 +1,4 @@
+import CVector
 import Glibc
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the types below are compiled once, in MercurialKernels; this copy is the x86-64-v3 loops
@@ -162,7 +163,21 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// profile or a style's side.
     public var coarseLevels: [CoarseLevel] {
         guard profile == .coreImage else { return [] }
-        return levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
+        var levels = levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
+        // An outer side's last level also folds the full-resolution levels into a blur of its grid:
+        // their variances add up (each level's Gaussian as cut and weighed).
+        if style.reachesOutside, let last = levels.last {
+            let variance = fineSigmas.reduce(0.0) { sum, sigma in
+                let w = Gaussian.weights(sigma: sigma, taps: Self.taps(sigma: sigma))
+                return sum + w.indices.dropFirst().reduce(0.0) { $0 + 2 * Double(w[$1]) * Double($1 * $1) }
+            }
+            let cells = variance.squareRoot() / Double(last.spacing)
+            if cells > 0 {
+                levels[levels.count - 1] = CoarseLevel(sigma: last.sigma, spacing: last.spacing,
+                                                       fold: Gaussian.weights(sigma: cells, taps: Self.taps(sigma: cells)))
+            }
+        }
+        return levels
     }
 
     /// The Core Image levels made at full resolution (after the coarse ones).
@@ -674,6 +689,9 @@ public enum HeightField {
                 fetched += count
             }
         }
+        // An outer side's fold: the levels skip the chunks it stands for (see `Far`).
+        let far = seed.flatMap { seed in seed.fold.map { Far($0, seed: seed, radii: radii, height: h, words: cascade.words) } }
+        defer { far?.deallocate() }
         var received = [Int](repeating: 0, count: weights.count)
         for j in 0..<h {
             fetch(through: min(j + radii[0], h - 1))
@@ -685,13 +703,133 @@ public enum HeightField {
             }
             var complete = true
             for k in 0..<weights.count {
-                cascade.horizontalPass(level: k, row: rowIndex, source: src, height: h)
+                cascade.horizontalPass(level: k, row: rowIndex, source: src, height: h, skip: far?.skip(2 * k, row: rowIndex))
                 received[k] += 1
                 guard received[k] >= 2 * radii[k] + 1 else { complete = false; break }
                 rowIndex -= radii[k]
-                src = cascade.verticalPass(level: k, row: rowIndex)
+                src = cascade.verticalPass(level: k, row: rowIndex, skip: far?.skip(2 * k + 1, row: rowIndex))
             }
-            if complete { emit(rowIndex - halo, src + halo) }
+            guard complete else { continue }
+            far?.replace(row: rowIndex, in: UnsafeMutablePointer(mutating: src), halo: halo)
+            emit(rowIndex - halo, src + halo)
+        }
+    }
+
+    /// Where an outer side's mask is 1 all through the full-resolution levels' reach, their result
+    /// is its fold's grid read back (`CoarseCascade.Fold`): those pixels take it, and each level
+    /// skips the chunks that no other pixel needs. With the blocks' distances (`FarBlocks`, whose
+    /// block at distance d has mask 0 over d − 1 blocks around it):
+    /// - a pixel takes the fold where its block is farther than ⌈D/8⌉ blocks, D the levels' reach;
+    /// - the level k output each needed pixel reads lies within r_k down (its vertical pass), then
+    ///   r_k across (its horizontal pass): ⌈r_k/8⌉ blocks more each.
+    /// A chunk is skipped where every one of its pixels is farther than its pass's distance. The
+    /// choice is the image's (its blocks), so any tiling gives the same bits.
+    struct Far {
+        let fold: CoarseCascade.Seed
+        let words: Int, firstBlockRow: Int, firstBlock: Int, blocksAcross: Int, thresholds: Int, replaceBeyond: Int
+        /// The blocks' distances under the window: a row of them per block row.
+        let distances: UnsafeMutablePointer<UInt8>
+        /// Per block row of the window, per pass (level k's horizontal pass 2k, vertical 2k + 1): the
+        /// chunks to skip.
+        let table: UnsafeMutablePointer<UInt64>
+        /// A row of the fold's grid between its two cell rows.
+        let between: UnsafeMutablePointer<Float>
+
+        init(_ fold: CoarseCascade.Fold, seed: CoarseCascade.Seed, radii: [Int], height h: Int, words: Int) {
+            let size = FarBlocks.size, window = seed.window, w = window.width
+            self.fold = CoarseCascade.Seed(grid: fold.grid, spacing: seed.spacing, window: window)
+            self.words = words
+            // Back from the last level's output: each pass's distance in blocks.
+            let reach = radii.reduce(0, +)
+            var beyond = [Int](repeating: 0, count: 2 * radii.count), d = (reach + size - 1) / size
+            for k in stride(from: radii.count - 1, through: 0, by: -1) {
+                beyond[2 * k + 1] = d
+                d += (radii[k] + size - 1) / size
+                beyond[2 * k] = d
+                d += (radii[k] + size - 1) / size
+            }
+            replaceBeyond = beyond.last!
+            thresholds = beyond.count
+            firstBlockRow = floorDiv(window.y, size)
+            firstBlock = floorDiv(window.x, size)
+            blocksAcross = floorDiv(window.maxX - 1, size) - firstBlock + 1
+            let blockRows = floorDiv(window.y + h - 1, size) - firstBlockRow + 1
+            distances = .allocate(capacity: blockRows * blocksAcross)
+            for r in 0..<blockRows {
+                for b in 0..<blocksAcross { distances[r * blocksAcross + b] = fold.far.distance(firstBlock + b, firstBlockRow + r) }
+            }
+            table = .allocate(capacity: blockRows * thresholds * words)
+            table.initialize(repeating: 0, count: blockRows * thresholds * words)
+            let chunks = min(words * 64, (w + Chunks.width - 1) / Chunks.width)
+            for r in 0..<blockRows {
+                let bits = table + r * thresholds * words, row = distances + r * blocksAcross - firstBlock
+                for i in 0..<chunks {
+                    let a = window.x + i * Chunks.width, b = min(a + Chunks.width, window.maxX) - 1
+                    var nearest = UInt8.max
+                    for bx in floorDiv(a, size)...floorDiv(b, size) { nearest = min(nearest, row[bx]) }
+                    for t in 0..<thresholds where Int(nearest) > beyond[t] {
+                        bits[t * words + (i >> 6)] |= 1 << UInt64(i & 63)
+                    }
+                }
+            }
+            between = .allocate(capacity: self.fold.scratchCount)
+        }
+
+        func deallocate() {
+            distances.deallocate()
+            table.deallocate()
+            between.deallocate()
+        }
+
+        /// The chunks pass `t` skips in window row y.
+        @inline(__always) func skip(_ t: Int, row y: Int) -> UnsafePointer<UInt64> {
+            let r = floorDiv(fold.window.y + y, FarBlocks.size) - firstBlockRow
+            return UnsafePointer(table + (r * thresholds + t) * words)
+        }
+
+        /// Window row y of the last level's output (valid from `halo` to its width − `halo`): the
+        /// fold's grid read back where the pixel's block is far enough (as `CoarseLoops.seedRow`
+        /// reads a seed; the mask there is 1).
+        func replace(row y: Int, in out: UnsafeMutablePointer<Float>, halo: Int) {
+            let size = FarBlocks.size, window = fold.window
+            let distance = distances + (floorDiv(window.y + y, size) - firstBlockRow) * blocksAcross - firstBlock
+            let first = floorDiv(window.x + halo, size), last = floorDiv(window.maxX - halo - 1, size)
+            let (j, v) = CoarseCascade.Seed.position(window.y + y, spacing: fold.spacing)
+            let gw = fold.grid.area.width
+            precondition(fold.spacing == 2) // (the vector steps' weights)
+            withExtendedLifetime(fold.grid) {
+                let top = UnsafePointer(fold.grid.base) + (j - fold.grid.area.y) * gw, bottom = top + gw
+                fold.cell.withUnsafeBufferPointer { cells in
+                    fold.weight.withUnsafeBufferPointer { weights in
+                        var bx = first
+                        while bx <= last {
+                            guard Int(distance[bx]) > replaceBeyond else { bx += 1; continue }
+                            // A run of such blocks: its columns, the cells they read, then the pixels.
+                            var end = bx + 1
+                            while end <= last && Int(distance[end]) > replaceBeyond { end += 1 }
+                            let a = max(bx * size - window.x, halo), b = min(end * size - window.x, window.width - halo)
+                            for i in cells[a]...(cells[b - 1] + 1) { between[i] = top[i] + v * (bottom[i] - top[i]) }
+                            @inline(__always) func one(_ x: Int) {
+                                let i = cells[x]
+                                out[x] = between[i] + weights[x] * (between[i + 1] - between[i])
+                            }
+                            // Sixteen pixels from an even image column at a time, as `seedRow` makes
+                            // them (the same arithmetic as `one`'s).
+                            var x = a
+                            if (window.x + x) & 1 == 1 { one(x); x += 1 }
+                            let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
+                            while x + 16 <= b {
+                                let c0 = mercurial_load8(between + cells[x]), c1 = mercurial_load8(between + cells[x] + 1)
+                                let c2 = mercurial_load8(between + cells[x] + 2)
+                                mercurial_store_interleaved8(out + x, c0 + threeQuarters * (c1 - c0), c1 + quarter * (c2 - c1))
+                                x += 16
+                            }
+                            while x < b { one(x); x += 1 }
+                            bx = end
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -789,7 +927,8 @@ public enum HeightField {
         /// a chunk, the chunk is the pass's. Where it is 0 ± r around a chunk (its mask is, and
         /// every level's input is 0 where the mask is), the pass gives +0 there, so +0 is stored:
         /// the rows near the shapes' tops and bottoms, and the gaps between them.
-        func horizontalPass(level k: Int, row: Int, source src: UnsafePointer<Float>, height h: Int) {
+        func horizontalPass(level k: Int, row: Int, source src: UnsafePointer<Float>, height h: Int,
+                            skip: UnsafePointer<UInt64>? = nil) {
             let r = radii[k], span = 2 * r + 1
             let x0 = inset[k + 1], x1 = w - inset[k + 1]
             let reach = (r + Chunks.width - 1) / Chunks.width
@@ -812,10 +951,10 @@ public enum HeightField {
                 for _ in 0..<beforeWrap { union |= word.pointee; word += words }
                 word = UnsafePointer(bitmaps + i)
                 for _ in 0..<afterWrap { union |= word.pointee; word += words }
-                let near = zero[i]
-                pick[i] = union & ~across[i] & near
-                fill[i] = union & across[i]
-                zero[i] = union & ~across[i] & ~near
+                let near = zero[i], needed = union & ~(skip?[i] ?? 0)
+                pick[i] = needed & ~across[i] & near
+                fill[i] = needed & across[i]
+                zero[i] = needed & ~across[i] & ~near
             }
             let slot = scratch + ringOffsets[k] + (row % span) * w, wk = levelWeights[k], value = constants[k].across
             Chunks.forEachRun(pick, words: words, from: x0, to: x1) { a, b in
@@ -828,7 +967,7 @@ public enum HeightField {
         /// Level k's output row y: its vertical pass × the mask, over the row's occupied chunks; the
         /// chunks where the mask is 1 and every row within ±r was the pass's constant take the
         /// level's. Returns the row (valid over its inset columns).
-        func verticalPass(level k: Int, row y: Int) -> UnsafePointer<Float> {
+        func verticalPass(level k: Int, row y: Int, skip: UnsafePointer<UInt64>? = nil) -> UnsafePointer<Float> {
             let r = radii[k], span = 2 * r + 1
             let x0 = inset[k + 1], x1 = w - inset[k + 1]
             let out = scratch + rowsOffset + k * w, wk = levelWeights[k], value = constants[k].output
@@ -843,7 +982,7 @@ public enum HeightField {
                     slot += 1
                 }
                 same[i] = all
-                pick[i] = occupied(y)[i] & ~all
+                pick[i] = occupied(y)[i] & ~all & ~(skip?[i] ?? 0)
                 anyPicked |= pick[i]
             }
             for x in x0..<x1 { out[x] = 0 }
