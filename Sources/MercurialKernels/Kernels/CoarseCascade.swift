@@ -33,8 +33,8 @@ public struct CoarseLevel: Sendable, Equatable {
     public let weights: [Float]
 
     /// The last level of an outer side: one-sided weights of a further blur of its grid standing
-    /// for the full-resolution levels after it, where the mask is 1 all through their reach
-    /// (empty: none; see `FarBlocks`).
+    /// for the full-resolution levels after it, where the layer's mask is 0 (the side's 1) all
+    /// through their reach (empty: none; see `CoarseCascade.Fold`).
     public let fold: [Float]
 
     /// `readBack`: the variance, in cells², the reading back at full resolution adds (about 1/6 for
@@ -649,43 +649,50 @@ public enum CoarseLoops {
     /// Window row y of `seed`: mask[x] × the field, into `into` (the window's width of values).
     /// `mask` is sanitized; where it is 0 the seed is +0. `scratch`: seed.scratchCount floats.
     static func seedRow(_ seed: CoarseCascade.Seed, _ y: Int, mask: UnsafePointer<Float>, into: UnsafeMutablePointer<Float>,
-                    scratch: UnsafeMutablePointer<Float>) {
-    let (grid, spacing, window, cell, weight) = (seed.grid, seed.spacing, seed.window, seed.cell, seed.weight)
+                        scratch: UnsafeMutablePointer<Float>) {
+        guard seed.window.width > 0 else { return }
+        field(seed, y, from: 0, to: seed.window.width, into: into, scratch: scratch)
+        // (A select, not a branch.)
+        for x in 0..<seed.window.width { into[x] = mask[x] == 0 ? 0 : mask[x] * into[x] }
+    }
+
+    /// Window row y of `seed`'s grid read back bilinearly, over window columns a ..< b (a < b), into
+    /// the same columns of `into`; `scratch`: seed.scratchCount floats. Each pixel's value is the
+    /// same whatever the range.
+    @inline(__always)
+    static func field(_ seed: CoarseCascade.Seed, _ y: Int, from a: Int, to b: Int, into: UnsafeMutablePointer<Float>,
+                      scratch: UnsafeMutablePointer<Float>) {
+        let (grid, spacing, window, cell, weight) = (seed.grid, seed.spacing, seed.window, seed.cell, seed.weight)
         let (j, v) = CoarseCascade.Seed.position(window.y + y, spacing: spacing)
         let w = grid.area.width
-        guard window.width > 0 else { return }
-        // Only the cells the window's columns read (a region's grid is wider than a block's window).
-        let first = cell[0], last = cell[window.width - 1] + 1
-        withExtendedLifetime(grid) {
-            let top = UnsafePointer(grid.base) + (j - grid.area.y) * w, bottom = top + w
-            for i in first...last { scratch[i] = top[i] + v * (bottom[i] - top[i]) }
-        }
         cell.withUnsafeBufferPointer { cells in
+            // Only the cells these columns read (a region's grid is wider than a block's window).
+            withExtendedLifetime(grid) {
+                let top = UnsafePointer(grid.base) + (j - grid.area.y) * w, bottom = top + w
+                for i in cells[a]...(cells[b - 1] + 1) { scratch[i] = top[i] + v * (bottom[i] - top[i]) }
+            }
             weight.withUnsafeBufferPointer { weights in
                 @inline(__always) func field(_ x: Int) -> Float {
                     let i = cells[x], t = weights[x]
                     return scratch[i] + t * (scratch[i + 1] - scratch[i])
                 }
                 guard spacing == 2 else {
-                    // (A select, not a branch.)
-                    for x in 0..<window.width { into[x] = mask[x] == 0 ? 0 : mask[x] * field(x) }
+                    for x in a..<b { into[x] = field(x) }
                     return
                 }
                 // Spacing 2: an even pixel 2q lies ¾ of the way from cell q − 1 to q, the odd one after
                 // it ¼ of the way from q to q + 1 (the same weights `field` reads): sixteen pixels
-                // from eight cells at a time, the field first, then × the mask.
-                // (A window starting on an odd pixel: that one alone, then pairs from x = 1.)
-                var x = window.x & 1
-                if x == 1 { into[0] = field(0) }
+                // from eight cells at a time. (An odd first pixel alone, then pairs.)
+                var x = a
+                if (window.x + x) & 1 == 1 { into[x] = field(x); x += 1 }
                 let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
-                while x + 16 <= window.width {
-                    let a = mercurial_load8(scratch + cells[x]), b = mercurial_load8(scratch + cells[x] + 1)
-                    let c = mercurial_load8(scratch + cells[x] + 2)
-                    mercurial_store_interleaved8(into + x, a + threeQuarters * (b - a), b + quarter * (c - b))
+                while x + 16 <= b {
+                    let p = mercurial_load8(scratch + cells[x]), q = mercurial_load8(scratch + cells[x] + 1)
+                    let r = mercurial_load8(scratch + cells[x] + 2)
+                    mercurial_store_interleaved8(into + x, p + threeQuarters * (q - p), q + quarter * (r - q))
                     x += 16
                 }
-                while x < window.width { into[x] = field(x); x += 1 }
-                for x in 0..<window.width { into[x] = mask[x] == 0 ? 0 : mask[x] * into[x] }
+                while x < b { into[x] = field(x); x += 1 }
             }
         }
     }

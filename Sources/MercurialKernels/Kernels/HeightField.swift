@@ -1,4 +1,3 @@
-import CVector
 import Glibc
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the types below are compiled once, in MercurialKernels; this copy is the x86-64-v3 loops
@@ -788,47 +787,21 @@ public enum HeightField {
         }
 
         /// Window row y of the last level's output (valid from `halo` to its width − `halo`): the
-        /// fold's grid read back where the pixel's block is far enough (as `CoarseLoops.seedRow`
-        /// reads a seed; the mask there is 1).
+        /// fold's grid read back (`CoarseLoops.field`; the mask there is 1) where the pixel's block
+        /// is far enough.
         func replace(row y: Int, in out: UnsafeMutablePointer<Float>, halo: Int) {
             let size = FarBlocks.size, window = fold.window
             let distance = distances + (floorDiv(window.y + y, size) - firstBlockRow) * blocksAcross - firstBlock
             let first = floorDiv(window.x + halo, size), last = floorDiv(window.maxX - halo - 1, size)
-            let (j, v) = CoarseCascade.Seed.position(window.y + y, spacing: fold.spacing)
-            let gw = fold.grid.area.width
-            precondition(fold.spacing == 2) // (the vector steps' weights)
-            withExtendedLifetime(fold.grid) {
-                let top = UnsafePointer(fold.grid.base) + (j - fold.grid.area.y) * gw, bottom = top + gw
-                fold.cell.withUnsafeBufferPointer { cells in
-                    fold.weight.withUnsafeBufferPointer { weights in
-                        var bx = first
-                        while bx <= last {
-                            guard Int(distance[bx]) > replaceBeyond else { bx += 1; continue }
-                            // A run of such blocks: its columns, the cells they read, then the pixels.
-                            var end = bx + 1
-                            while end <= last && Int(distance[end]) > replaceBeyond { end += 1 }
-                            let a = max(bx * size - window.x, halo), b = min(end * size - window.x, window.width - halo)
-                            for i in cells[a]...(cells[b - 1] + 1) { between[i] = top[i] + v * (bottom[i] - top[i]) }
-                            @inline(__always) func one(_ x: Int) {
-                                let i = cells[x]
-                                out[x] = between[i] + weights[x] * (between[i + 1] - between[i])
-                            }
-                            // Sixteen pixels from an even image column at a time, as `seedRow` makes
-                            // them (the same arithmetic as `one`'s).
-                            var x = a
-                            if (window.x + x) & 1 == 1 { one(x); x += 1 }
-                            let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
-                            while x + 16 <= b {
-                                let c0 = mercurial_load8(between + cells[x]), c1 = mercurial_load8(between + cells[x] + 1)
-                                let c2 = mercurial_load8(between + cells[x] + 2)
-                                mercurial_store_interleaved8(out + x, c0 + threeQuarters * (c1 - c0), c1 + quarter * (c2 - c1))
-                                x += 16
-                            }
-                            while x < b { one(x); x += 1 }
-                            bx = end
-                        }
-                    }
-                }
+            var bx = first
+            while bx <= last {
+                guard Int(distance[bx]) > replaceBeyond else { bx += 1; continue }
+                // A run of such blocks, as window columns.
+                var end = bx + 1
+                while end <= last && Int(distance[end]) > replaceBeyond { end += 1 }
+                CoarseLoops.field(fold, y, from: max(bx * size - window.x, halo), to: min(end * size - window.x, window.width - halo),
+                                  into: out, scratch: between)
+                bx = end
             }
         }
     }
