@@ -28,10 +28,8 @@ enum HeightFieldEngine {
     }
 
     /// The exact-distance profiles work on whole windows: blocks whose window (block + halo) stays
-    /// under this many pixels, so memory per thread is bounded whatever region GEGL asks for. (Two
-    /// threads cut a 4K layer into one window each even at the largest size: each window
-    /// transforms its halo again.)
-    static let windowPixelBudget = 8 << 20
+    /// under this many pixels, so memory per thread is bounded whatever region GEGL asks for.
+    static let windowPixelBudget = 4 << 20
     /// The Core Image profile streams rows through rings as wide as the window, whatever its
     /// height: its blocks are as wide as this window allows and as tall as the region (a style's
     /// blocks hold their sides' heights: at most `styledBlockPixels`). Wide, tall blocks keep the
