@@ -295,7 +295,7 @@ public struct CoarseCascade {
             return (i, Float(n - 2 * s * i) / Float(2 * s))
         }
 
-        /// Floats of scratch `CoarseLoops.seedRow` needs.
+        /// Floats of scratch `CoarseLoops.field` (and so `seedRow`) needs.
         public var scratchCount: Int { grid.area.width }
     }
 }
