@@ -123,54 +123,111 @@ enum DistanceBevel {
     /// its rows.
     static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
                                   inset: Int, directReach: Int = directReach) -> [Float] {
+        // Within a small reach, each point's minimum over the points in reach costs less than the
+        // envelope (and gives the same values), and needs only the rows in reach of a band.
+        if reach <= directReach && inset >= reach {
+            return nearestInBands(m, width: w, height: h, reach: reach, inset: inset)
+        }
         let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
         // The distances along the lines, one direction then the other; two rows of crossings.
         let lines = LargeBuffer(floats: max(ow * h, w * oh), from: .mapping), f = lines.base
         let t = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
-        // Within a small reach, each point's minimum over the points in reach costs less than the
-        // envelope (and gives the same values); the envelopes' room is made only for them.
-        let direct = reach <= directReach && inset >= reach
-        let scratch = direct ? nil : EnvelopeScratch(length: max(w, h))
-        defer { withExtendedLifetime(lines) {}; t.deallocate(); scratch?.deallocate() }
+        let scratch = EnvelopeScratch(length: max(w, h))
+        defer { withExtendedLifetime(lines) {}; t.deallocate(); scratch.deallocate() }
         t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
         return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
             // Horizontal segments: along every row (kept in the output's columns), then the envelope
             // down each of those columns (which writes every output pixel).
             alongRows(m, width: w, height: h, reach: reach, columns: columns, crossings: t, into: f)
-            if let scratch {
-                envelopeDownColumns(f, width: ow, height: h, reach: reach, rows: rows, scratch: scratch, into: o.baseAddress!)
-            } else {
-                nearestDownColumns(f, width: ow, reach: reach, rows: rows, into: o.baseAddress!)
-            }
+            envelopeDownColumns(f, width: ow, height: h, reach: reach, rows: rows, scratch: scratch, into: o.baseAddress!)
             // Vertical segments: down every column (kept in the output's rows), then the envelope
             // along each of those rows.
             alongColumns(m, width: w, height: h, reach: reach, rows: rows, crossings: t, into: f)
             for y in 0..<oh {
-                if let scratch {
-                    envelope(f + y * w, length: w, reach: reach, points: columns, scratch: scratch, into: o.baseAddress! + y * ow)
-                } else {
-                    nearestAlongRow(f + y * w, reach: reach, points: columns, into: o.baseAddress! + y * ow)
-                }
+                envelope(f + y * w, length: w, reach: reach, points: columns, scratch: scratch, into: o.baseAddress! + y * ow)
             }
             count = ow * oh
         }
     }
 
-    /// The largest reach at which `nearestDownColumns` and `nearestAlongRow` replace the envelopes.
+    /// The largest reach at which `nearestInBands` replaces the envelopes.
     static let directReach = 24
+    /// Output rows `nearestInBands` makes at a time.
+    static let bandRows = 32
 
-    /// `envelopeDownColumns` within a small reach, directly: min over |k| ≤ reach of f(p + k) + k²,
-    /// rows of all columns at once (f: rows of `w`, at least `reach` rows around `rows`; `out`: rows
-    /// of `w`, rows.count of them). Where that is above reach² it is some value above reach², as
-    /// the envelope's ∞ is.
-    static func nearestDownColumns(_ f: UnsafePointer<Float>, width w: Int, reach: Int, rows: Range<Int>,
-                                   into out: UnsafeMutablePointer<Float>) {
-        for y in rows {
-            let o = out + (y - rows.lowerBound) * w
-            o.update(from: f + y * w, count: w)
-            for k in Swift.stride(from: 1, through: reach, by: 1) {
-                lower(o, toNearer: f + (y - k) * w, f + (y + k) * w, plus: Float(k * k), count: w)
+    /// `crossingDistances` within a small reach (`inset` ≥ `reach`), directly: each point's minimum
+    /// over the points within `reach` of it, down its column and along its row, in bands of output
+    /// rows. Only the rows in reach of a band are kept (a ring of distances along rows, the band's
+    /// distances to the next crossing below), so the work stays in the cache. Within `reach` the
+    /// values are the envelopes', bit for bit; beyond, some value above reach², as theirs.
+    static func nearestInBands(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
+                               inset: Int) -> [Float] {
+        let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
+        let ringRows = 2 * reach + 1, band = bandRows, reachD = Double(reach)
+        // Rows along rows (ring slot r mod ringRows); the band's squared distances to the next
+        // crossing below; one row of the nearer of both ways down; three rows of crossings (the
+        // down sweep's two, and one for the other passes); each column's last and next crossing.
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * ow)
+        let below = UnsafeMutablePointer<Float>.allocate(capacity: band * w)
+        let both = UnsafeMutablePointer<Float>.allocate(capacity: w)
+        let t = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w), other = t + 2 * w
+        let last = UnsafeMutablePointer<Double>.allocate(capacity: w), next = UnsafeMutablePointer<Double>.allocate(capacity: w)
+        defer { ring.deallocate(); below.deallocate(); both.deallocate(); t.deallocate(); last.deallocate(); next.deallocate() }
+        t.initialize(repeating: -1, count: 3 * w)
+        last.initialize(repeating: -.infinity, count: w)
+        @inline(__always) func along(_ r: Int) -> UnsafeMutablePointer<Float> { ring + (r % ringRows) * ow }
+        @inline(__always) func squared(_ d: Double) -> Float { d <= reachD ? Float(d * d) : .infinity }
+        // The next row to make along rows, and the down sweep's. A crossing above the sweep's first
+        // row lies more than `reach` above every output row: the sweep starts with none.
+        var made = rows.lowerBound - reach, p = max(0, rows.lowerBound - reach - 1)
+        let first = p
+        return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
+            let out = o.baseAddress!
+            for y0 in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: band) {
+                let y1 = min(y0 + band, rows.upperBound)
+                // Horizontal segments: each output row is the minimum over the rows in reach.
+                for y in y0..<y1 {
+                    while made <= y + reach {
+                        alongRows(m + made * w, width: w, height: 1, reach: reach, columns: columns, crossings: other,
+                                  into: along(made))
+                        made += 1
+                    }
+                    let row = out + (y - inset) * ow
+                    row.update(from: along(y), count: ow)
+                    for k in Swift.stride(from: 1, through: reach, by: 1) {
+                        lower(row, toNearer: along(y - k), along(y + k), plus: Float(k * k), count: ow)
+                    }
+                }
+                // Vertical segments: the next crossing below each of the band's points, from the
+                // rows in reach below it (one further is more than `reach` away).
+                next.update(repeating: .infinity, count: w)
+                for q in Swift.stride(from: min(h - 1, y1 - 1 + reach), through: y0, by: -1) {
+                    crossings(m, width: w, height: h, row: q, right: false, into: other)
+                    let here = Double(q)
+                    for x in 0..<w { next[x] = other[x] >= 0 ? here + Double(other[x]) : next[x] }
+                    guard q < y1 else { continue }
+                    let d2 = below + (q - y0) * w
+                    for x in 0..<w { d2[x] = squared(next[x] - here) }
+                }
+                // Then the last crossing above, down to the band's last row (as `alongColumns`),
+                // the nearer of the two, and the minimum over the points in reach along the row.
+                while p < y1 {
+                    let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w
+                    crossings(m, width: w, height: h, row: p, right: false, into: row)
+                    let here = Double(p), before = Double(p - 1)
+                    for x in 0..<w {
+                        let c = p > first && above[x] >= 0 ? before + Double(above[x]) : last[x]
+                        last[x] = row[x] == 0 ? here : c
+                    }
+                    if p >= y0 {
+                        let d2 = below + (p - y0) * w
+                        for x in 0..<w { both[x] = min(squared(here - last[x]), d2[x]) }
+                        nearestAlongRow(both, reach: reach, points: columns, into: out + (p - inset) * ow)
+                    }
+                    p += 1
+                }
             }
+            count = ow * oh
         }
     }
 
