@@ -310,6 +310,40 @@ final class HeightFieldTests: XCTestCase {
         }
     }
 
+    /// Beyond the direct minimum's reach, the envelopes take their lines from lists of the window's
+    /// crossings or from planes of the distances along the lines: the same bits everywhere, with
+    /// halos narrower and wider than the reach, on masks with few crossings and with crossings on
+    /// every other segment; a window with more crossings than its lists hold goes through the planes.
+    func testCrossingListsAndPlanesAgree() {
+        let masks = [Masks.disc(width: 97, height: 88, cx: 40.4, cy: 38.7, r: 27.3), Masks.strokes(width: 90, height: 84),
+                     Masks.random(width: 88, height: 80, seed: 11)]
+        for (n, mask) in masks.enumerated() {
+            for (reach, inset) in [(30, 33), (26, 26), (40, 30), (12, 38), (3, 5)] {
+                let (lists, planes, listed) = mask.pixels.withUnsafeBufferPointer { m in
+                    (DistanceBevel.crossingDistances(m.baseAddress!, width: mask.width, height: mask.height, reach: reach,
+                                                     inset: inset, directReach: 0, crossingsPerLine: mask.width + mask.height),
+                     DistanceBevel.crossingDistances(m.baseAddress!, width: mask.width, height: mask.height, reach: reach,
+                                                     inset: inset, directReach: 0, crossingsPerLine: 0),
+                     DistanceBevel.fromCrossingLists(m.baseAddress!, width: mask.width, height: mask.height, reach: reach,
+                                                     inset: inset, perLine: mask.width + mask.height))
+                }
+                XCTAssertNotNil(listed, "mask \(n) reach \(reach)")
+                XCTAssertEqual(lists.count, planes.count, "mask \(n) reach \(reach)")
+                XCTAssertGreaterThan(planes.filter { $0 > 0 && $0 <= Float(reach * reach) }.count, 0, "mask \(n) reach \(reach)")
+                for i in planes.indices where lists[i].bitPattern != planes[i].bitPattern {
+                    XCTFail("mask \(n) reach \(reach) inset \(inset) pixel \(i): \(lists[i]) against \(planes[i])")
+                    break
+                }
+            }
+        }
+        // The random mask crosses far more than one segment a line: its lists refuse it.
+        let noisy = masks[2]
+        let refused = noisy.pixels.withUnsafeBufferPointer {
+            DistanceBevel.fromCrossingLists($0.baseAddress!, width: noisy.width, height: noisy.height, reach: 30, inset: 33, perLine: 1)
+        }
+        XCTAssertNil(refused)
+    }
+
     /// Asserts that the envelopes and the direct minimum give the same bits wherever the distance
     /// is within `reach` (and both lie above reach² elsewhere); returns how many pixels lie within
     /// it, off the edge (distance above 0).

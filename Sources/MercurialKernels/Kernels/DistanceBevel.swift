@@ -122,11 +122,18 @@ enum DistanceBevel {
     /// keeps only what the output reads: the distances along rows in its columns, down columns in
     /// its rows.
     static func crossingDistances(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
-                                  inset: Int, directReach: Int = directReach) -> [Float] {
+                                  inset: Int, directReach: Int = directReach,
+                                  crossingsPerLine: Int = listedCrossingsPerLine) -> [Float] {
         // Within a small reach, each point's minimum over the points in reach costs less than the
         // envelope (and gives the same values), and needs only the rows in reach of a band.
         if reach <= directReach && inset >= reach {
             return nearestInBands(m, width: w, height: h, reach: reach, inset: inset)
+        }
+        // Beyond, the envelopes take their lines from lists of the crossings when the window has
+        // few enough of them (0 per line: always the planes below).
+        if crossingsPerLine > 0,
+           let distances = fromCrossingLists(m, width: w, height: h, reach: reach, inset: inset, perLine: crossingsPerLine) {
+            return distances
         }
         let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
         // The distances along the lines, one direction then the other; two rows of crossings.
