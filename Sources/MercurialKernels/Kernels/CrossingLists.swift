@@ -166,22 +166,19 @@ extension DistanceBevel {
         @inline(__always) func squared(_ d: Double) -> Float { d <= reachD ? Float(d * d) : .infinity }
         for x0 in Swift.stride(from: columns.lowerBound, to: columns.upperBound, by: EnvelopeScratch.columns) {
             let n = min(EnvelopeScratch.columns, columns.upperBound - x0)
-            for y in 0..<h {
-                let line = scratch.lines + y
-                // Most rows have no crossing among these columns: the same two for all of them.
-                if Int(rowWalks.nextSegment[y]) >= x0 + n {
-                    let last = rowWalks.last[y], next = rowWalks.next[y]
-                    for c in 0..<n {
-                        let x = Double(x0 + c)
-                        line[c * stride] = min(squared(x - last), squared(next - x))
-                    }
-                    continue
-                }
+            // Each line as the walks stand at x0: right for every row with no crossing among these
+            // columns (the same two crossings for all of them), and made down the line.
+            for c in 0..<n {
+                let x = Double(x0 + c), line = scratch.lines + c * stride
+                for y in 0..<h { line[y] = min(squared(x - rowWalks.last[y]), squared(rowWalks.next[y] - x)) }
+            }
+            // The other rows point by point, their walks on past these columns.
+            for y in 0..<h where Int(rowWalks.nextSegment[y]) < x0 + n {
                 for c in 0..<n {
                     // A crossing on segment x → x + 1 is point x's next and point x + 1's last.
                     while Int(rowWalks.nextSegment[y]) < x0 + c { rowWalks.step(y) }
                     let x = Double(x0 + c)
-                    line[c * stride] = min(squared(x - rowWalks.last[y]), squared(rowWalks.next[y] - x))
+                    scratch.lines[c * stride + y] = min(squared(x - rowWalks.last[y]), squared(rowWalks.next[y] - x))
                 }
             }
             for c in 0..<n {
