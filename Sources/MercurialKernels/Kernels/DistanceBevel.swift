@@ -262,6 +262,7 @@ enum DistanceBevel {
     static func alongRows(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, columns: Range<Int>,
                           crossings t: UnsafeMutablePointer<Float>, into f: UnsafeMutablePointer<Float>) {
         let reach = Double(reach), first = columns.lowerBound, end = columns.upperBound
+        let reachV = SIMD8<Double>(repeating: reach), lanes = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
         @inline(__always) func squared(_ d: Double) -> Float { d <= reach ? Float(d * d) : .infinity }
         for y in 0..<h {
             crossings(m, width: w, height: h, row: y, right: true, into: t)
@@ -271,6 +272,15 @@ enum DistanceBevel {
             // 0 lies on point p itself: its right-hand distance is 0 already.)
             var last = -Double.infinity, p = first
             @inline(__always) func fill(to stop: Int, next: Double) {
+                // Eight points at a time (each lane as one point below), then the rest.
+                let lastV = SIMD8<Double>(repeating: last), nextV = SIMD8<Double>(repeating: next)
+                while p + 8 <= stop {
+                    let x = SIMD8<Double>(repeating: Double(p)) + lanes, a = x - lastV, b = nextV - x
+                    let fa = SIMD8<Float>((a * a).replacing(with: .infinity, where: .!(a .<= reachV)))
+                    let fb = SIMD8<Float>((b * b).replacing(with: .infinity, where: .!(b .<= reachV)))
+                    UnsafeMutableRawPointer(f + p).storeBytes(of: fa.replacing(with: fb, where: fb .< fa), as: SIMD8<Float>.self)
+                    p += 8
+                }
                 while p < stop {
                     let x = Double(p)
                     f[p] = min(squared(x - last), squared(next - x))
