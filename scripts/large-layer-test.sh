@@ -15,8 +15,9 @@ seconds="${MERCURIAL_LARGE_SECONDS:-300}"
 stage_plugin "$plugin"
 size=16384
 failed=0
-# The settings whose coarse grids and halos are largest: both sides (emboss), and the outer side alone.
-for setting in "style=emboss" "style=outer-bevel technique=smooth"; do
+# The settings whose coarse grids and halos are largest: both sides (emboss), and the outer side
+# alone; and the exact distances' widest windows (outer chisel soft: halo 260).
+for setting in "style=emboss" "style=outer-bevel technique=smooth" "style=outer-bevel technique=chisel-soft"; do
     # shellcheck disable=SC2086 # the setting is several words on purpose
     report="$(/usr/bin/python3 - "$stage/out.png" "$seconds" "$size" $setting <<'EOF'
 import resource, struct, subprocess, sys, time
