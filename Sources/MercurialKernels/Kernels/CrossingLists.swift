@@ -88,7 +88,7 @@ extension DistanceBevel {
             for y in 0..<h {
                 walks.start[y] = n
                 crossings(m, width: w, height: h, row: y, right: true, into: t)
-                guard found(t, count: w, { x in
+                guard forEachCrossing(t, count: w, { x in
                     guard n < capacity else { return false }
                     walks.position[n] = Double(x) + Double(t[x])
                     walks.segment[n] = Int32(x)
@@ -113,7 +113,7 @@ extension DistanceBevel {
             var n = 0
             for y in 0..<h {
                 crossings(m, width: w, height: h, row: y, right: false, into: t)
-                guard found(t, count: w, { x in
+                guard forEachCrossing(t, count: w, { x in
                     guard n < capacity else { return false }
                     column[n] = Int32(x)
                     at[n] = t[x]
@@ -138,23 +138,6 @@ extension DistanceBevel {
             for x in 0..<w { walks.begin(x, at: first) }
             return walks
         }
-
-        /// Calls `take` with each segment of a line of crossings `t` that has one (t ≥ 0), in order,
-        /// while it returns true; whether it always did.
-        @inline(__always)
-        static func found(_ t: UnsafePointer<Float>, count n: Int, _ take: (Int) -> Bool) -> Bool {
-            var x = 0
-            while x < n {
-                // Eight segments at a time where none has a crossing.
-                if x + 8 <= n, !any(UnsafeRawPointer(t + x).loadUnaligned(as: SIMD8<Float>.self) .>= SIMD8<Float>()) {
-                    x += 8
-                    continue
-                }
-                if t[x] >= 0 && !take(x) { return false }
-                x += 1
-            }
-            return true
-        }
     }
 
     /// The envelope down each column in `columns`, for the points in `rows`, written into `out`
@@ -163,22 +146,20 @@ extension DistanceBevel {
     static func envelopeDownColumns(_ rowWalks: CrossingWalks, height h: Int, reach: Int, columns: Range<Int>,
                                     rows: Range<Int>, scratch: EnvelopeScratch, into out: UnsafeMutablePointer<Float>) {
         let reachD = Double(reach), stride = scratch.lineStride
-        @inline(__always) func squared(_ d: Double) -> Float { d <= reachD ? Float(d * d) : .infinity }
         for x0 in Swift.stride(from: columns.lowerBound, to: columns.upperBound, by: EnvelopeScratch.columns) {
             let n = min(EnvelopeScratch.columns, columns.upperBound - x0)
             // Each line as the walks stand at x0: right for every row with no crossing among these
             // columns (the same two crossings for all of them), and made down the line.
             for c in 0..<n {
                 let x = Double(x0 + c), line = scratch.lines + c * stride
-                for y in 0..<h { line[y] = min(squared(x - rowWalks.last[y]), squared(rowWalks.next[y] - x)) }
+                for y in 0..<h { line[y] = nearer(x, last: rowWalks.last[y], next: rowWalks.next[y], within: reachD) }
             }
             // The other rows point by point, their walks on past these columns.
             for y in 0..<h where Int(rowWalks.nextSegment[y]) < x0 + n {
                 for c in 0..<n {
                     // A crossing on segment x → x + 1 is point x's next and point x + 1's last.
                     while Int(rowWalks.nextSegment[y]) < x0 + c { rowWalks.step(y) }
-                    let x = Double(x0 + c)
-                    scratch.lines[c * stride + y] = min(squared(x - rowWalks.last[y]), squared(rowWalks.next[y] - x))
+                    scratch.lines[c * stride + y] = nearer(Double(x0 + c), last: rowWalks.last[y], next: rowWalks.next[y], within: reachD)
                 }
             }
             for c in 0..<n {
@@ -196,7 +177,6 @@ extension DistanceBevel {
     static func envelopeAlongRows(_ columnWalks: CrossingWalks, width w: Int, reach: Int, columns: Range<Int>,
                                   rows: Range<Int>, scratch: EnvelopeScratch, into out: UnsafeMutablePointer<Float>) {
         let reachD = Double(reach)
-        @inline(__always) func squared(_ d: Double) -> Float { d <= reachD ? Float(d * d) : .infinity }
         let f = UnsafeMutablePointer<Float>.allocate(capacity: w)
         defer { f.deallocate() }
         for y in rows {
@@ -213,7 +193,7 @@ extension DistanceBevel {
                 if columnWalks.nextSegment[x] < row { columnWalks.step(x) }
                 x += 1
             }
-            for x in 0..<w { f[x] = min(squared(here - columnWalks.last[x]), squared(columnWalks.next[x] - here)) }
+            for x in 0..<w { f[x] = nearer(here, last: columnWalks.last[x], next: columnWalks.next[x], within: reachD) }
             envelope(f, length: w, reach: reach, points: columns, scratch: scratch, into: out + (y - rows.lowerBound) * columns.count)
         }
     }

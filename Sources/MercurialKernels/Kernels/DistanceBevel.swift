@@ -183,7 +183,6 @@ enum DistanceBevel {
         t.initialize(repeating: -1, count: 3 * w)
         last.initialize(repeating: -.infinity, count: w)
         @inline(__always) func along(_ r: Int) -> UnsafeMutablePointer<Float> { ring + (r % ringRows) * ow }
-        @inline(__always) func squared(_ d: Double) -> Float { d <= reachD ? Float(d * d) : .infinity }
         // The next row to make along rows, and the down sweep's. A crossing above the sweep's first
         // row lies more than `reach` above every output row: the sweep starts with none.
         var made = rows.lowerBound - reach, p = max(0, rows.lowerBound - reach - 1)
@@ -210,25 +209,20 @@ enum DistanceBevel {
                 next.update(repeating: .infinity, count: w)
                 for q in Swift.stride(from: min(h - 1, y1 - 1 + reach), through: y0, by: -1) {
                     crossings(m, width: w, height: h, row: q, right: false, into: other)
-                    let here = Double(q)
-                    for x in 0..<w { next[x] = other[x] >= 0 ? here + Double(other[x]) : next[x] }
+                    sweepUp(next, row: other, here: q, count: w)
                     guard q < y1 else { continue }
-                    let d2 = below + (q - y0) * w
-                    for x in 0..<w { d2[x] = squared(next[x] - here) }
+                    let d2 = below + (q - y0) * w, here = Double(q)
+                    for x in 0..<w { d2[x] = squared(next[x] - here, within: reachD) }
                 }
                 // Then the last crossing above, down to the band's last row (as `alongColumns`),
                 // the nearer of the two, and the minimum over the points in reach along the row.
                 while p < y1 {
                     let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w
                     crossings(m, width: w, height: h, row: p, right: false, into: row)
-                    let here = Double(p), before = Double(p - 1)
-                    for x in 0..<w {
-                        let c = p > first && above[x] >= 0 ? before + Double(above[x]) : last[x]
-                        last[x] = row[x] == 0 ? here : c
-                    }
+                    sweepDown(last, row: row, above: p > first ? above : nil, here: p, count: w)
                     if p >= y0 {
-                        let d2 = below + (p - y0) * w
-                        for x in 0..<w { both[x] = min(squared(here - last[x]), d2[x]) }
+                        let d2 = below + (p - y0) * w, here = Double(p)
+                        for x in 0..<w { both[x] = min(squared(here - last[x], within: reachD), d2[x]) }
                         nearestAlongRow(both, reach: reach, points: columns, into: out + (p - inset) * ow)
                     }
                     p += 1
@@ -256,6 +250,57 @@ enum DistanceBevel {
         for x in 0..<n { out[x] = min(out[x], min(a[x], b[x]) + kk) }
     }
 
+    /// d², or ∞ beyond `reach`: a distance along a line as every pass keeps it.
+    @inline(__always)
+    static func squared(_ d: Double, within reach: Double) -> Float { d <= reach ? Float(d * d) : .infinity }
+
+    /// Point x's squared distance to the nearer of a line's crossings on either side of it.
+    @inline(__always)
+    static func nearer(_ x: Double, last: Double, next: Double, within reach: Double) -> Float {
+        min(squared(x - last, within: reach), squared(next - x, within: reach))
+    }
+
+    /// The down sweep's step onto row `here` of every column: each column's last crossing at or
+    /// above it (`row`: the row's crossings t, `above`: the row before's, nil where not made).
+    @inline(__always)
+    static func sweepDown(_ last: UnsafeMutablePointer<Double>, row: UnsafePointer<Float>, above: UnsafePointer<Float>?,
+                          here p: Int, count w: Int) {
+        let here = Double(p), before = Double(p - 1)
+        if let above {
+            for x in 0..<w {
+                let c = above[x] >= 0 ? before + Double(above[x]) : last[x]
+                last[x] = row[x] == 0 ? here : c
+            }
+        } else {
+            for x in 0..<w { last[x] = row[x] == 0 ? here : last[x] }
+        }
+    }
+
+    /// The up sweep's step onto row `here` of every column: each column's next crossing at or
+    /// below it (`row`: the row's crossings t).
+    @inline(__always)
+    static func sweepUp(_ next: UnsafeMutablePointer<Double>, row: UnsafePointer<Float>, here p: Int, count w: Int) {
+        let here = Double(p)
+        for x in 0..<w { next[x] = row[x] >= 0 ? here + Double(row[x]) : next[x] }
+    }
+
+    /// Calls `take` with each segment of a line of crossings `t` that has one (t ≥ 0), in order,
+    /// while it returns true; whether it always did.
+    @inline(__always)
+    static func forEachCrossing(_ t: UnsafePointer<Float>, count n: Int, _ take: (Int) -> Bool) -> Bool {
+        var x = 0
+        while x < n {
+            // Eight segments at a time where none has a crossing.
+            if x + 8 <= n, !any(UnsafeRawPointer(t + x).loadUnaligned(as: SIMD8<Float>.self) .>= SIMD8<Float>()) {
+                x += 8
+                continue
+            }
+            if t[x] >= 0 && !take(x) { return false }
+            x += 1
+        }
+        return true
+    }
+
     /// Per point of each row of mask `m`: the squared distance to the row's nearest crossing (the
     /// crossing on segment p → p + 1 lies at p + t[p], t ≥ 0), ∞ beyond `reach`; kept for the
     /// points in `columns` (rows of columns.count). `crossings`: room for a row of t.
@@ -263,7 +308,6 @@ enum DistanceBevel {
                           crossings t: UnsafeMutablePointer<Float>, into f: UnsafeMutablePointer<Float>) {
         let reach = Double(reach), first = columns.lowerBound, end = columns.upperBound
         let reachV = SIMD8<Double>(repeating: reach), lanes = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
-        @inline(__always) func squared(_ d: Double) -> Float { d <= reach ? Float(d * d) : .infinity }
         for y in 0..<h {
             crossings(m, width: w, height: h, row: y, right: true, into: t)
             let f = f + y * columns.count - first
@@ -282,24 +326,16 @@ enum DistanceBevel {
                     p += 8
                 }
                 while p < stop {
-                    let x = Double(p)
-                    f[p] = min(squared(x - last), squared(next - x))
+                    f[p] = nearer(Double(p), last: last, next: next, within: reach)
                     p += 1
                 }
             }
-            var q = 0
-            while q < w && p < end {
-                // Eight segments at a time where none has a crossing.
-                if q + 8 <= w, !any(UnsafeRawPointer(t + q).loadUnaligned(as: SIMD8<Float>.self) .>= SIMD8<Float>()) {
-                    q += 8
-                    continue
-                }
-                if t[q] >= 0 {
-                    let crossing = Double(q) + Double(t[q])
-                    if q >= first { fill(to: min(q + 1, end), next: crossing) }
-                    last = crossing
-                }
-                q += 1
+            // (Once the row's last output point is made, the crossings after are not needed.)
+            _ = forEachCrossing(t, count: w) { q in
+                let crossing = Double(q) + Double(t[q])
+                if q >= first { fill(to: min(q + 1, end), next: crossing) }
+                last = crossing
+                return p < end
             }
             fill(to: end, next: .infinity)
         }
@@ -319,30 +355,18 @@ enum DistanceBevel {
         for p in 0..<rows.upperBound {
             let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w
             crossings(m, width: w, height: h, row: p, right: false, into: row)
-            let here = Double(p), before = Double(p - 1)
-            for x in 0..<w {
-                let c = p > 0 && above[x] >= 0 ? before + Double(above[x]) : crossing[x]
-                crossing[x] = row[x] == 0 ? here : c
-            }
+            sweepDown(crossing, row: row, above: p > 0 ? above : nil, here: p, count: w)
             guard p >= rows.lowerBound else { continue }
-            let out = f + (p - rows.lowerBound) * w
-            for x in 0..<w {
-                let d = here - crossing[x]
-                out[x] = d <= reach ? Float(d * d) : .infinity
-            }
+            let out = f + (p - rows.lowerBound) * w, here = Double(p)
+            for x in 0..<w { out[x] = squared(here - crossing[x], within: reach) }
         }
         crossing.update(repeating: .infinity, count: w)
         for p in stride(from: h - 1, through: rows.lowerBound, by: -1) {
-            let row = t
-            crossings(m, width: w, height: h, row: p, right: false, into: row)
-            let here = Double(p)
-            for x in 0..<w { crossing[x] = row[x] >= 0 ? here + Double(row[x]) : crossing[x] }
+            crossings(m, width: w, height: h, row: p, right: false, into: t)
+            sweepUp(crossing, row: t, here: p, count: w)
             guard p < rows.upperBound else { continue }
-            let out = f + (p - rows.lowerBound) * w
-            for x in 0..<w {
-                let d = crossing[x] - here
-                out[x] = min(out[x], d <= reach ? Float(d * d) : .infinity)
-            }
+            let out = f + (p - rows.lowerBound) * w, here = Double(p)
+            for x in 0..<w { out[x] = min(out[x], squared(crossing[x] - here, within: reach)) }
         }
     }
 
