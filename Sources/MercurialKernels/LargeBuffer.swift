@@ -7,8 +7,10 @@ import Glibc
 package final class LargeBuffer: @unchecked Sendable {
     /// Where the floats come from.
     package enum Source {
-        /// The heap, aligned to a huge page: memory the allocator holds is reused from one render
-        /// to the next (the coarse grids: many, of many sizes).
+        /// The heap, as the allocator aligns it, with the whole huge pages inside the block advised:
+        /// memory the allocator holds is reused from one render to the next (the coarse grids:
+        /// many, of many sizes). Asking for huge-page alignment instead made the allocator map and
+        /// unmap such blocks, so every render faulted them in again.
         case heap
         /// A mapping of whole huge pages of its own (the distance lines: a few large arrays, which
         /// the allocator would hand back to the system and fault in again at every render).
@@ -36,11 +38,12 @@ package final class LargeBuffer: @unchecked Sendable {
             return
         }
         var raw: UnsafeMutableRawPointer? = nil
-        let alignment = bytes >= Self.hugeBytes ? Self.hugePage : 64
-        guard posix_memalign(&raw, alignment, bytes) == 0, let raw else { fatalError("out of memory") }
+        guard posix_memalign(&raw, 64, bytes) == 0, let raw else { fatalError("out of memory") }
         // A hint for the whole huge pages in the block: refused where huge pages are off.
-        if bytes >= Self.hugePage {
-            _ = madvise(raw, bytes / Self.hugePage * Self.hugePage, MADV_HUGEPAGE)
+        let first = (Int(bitPattern: raw) + Self.hugePage - 1) / Self.hugePage * Self.hugePage
+        let end = (Int(bitPattern: raw) + bytes) / Self.hugePage * Self.hugePage
+        if bytes >= Self.hugeBytes && end > first {
+            _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_HUGEPAGE)
         }
         // Why the binding: the block is untyped memory, used only as floats.
         base = raw.bindMemory(to: Float.self, capacity: count)
