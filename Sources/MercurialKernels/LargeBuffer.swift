@@ -2,15 +2,14 @@ import Glibc
 
 /// Scratch floats for a kernel's large working arrays (coarse grids, distance lines), in memory the
 /// system may back with huge pages (2 MiB), so that fresh memory's first touch costs one page fault
-/// per 2 MiB instead of one per 4 KiB. Under `hugeBytes`, or if the system refuses, they are plain
-/// heap blocks. Freed when the last reference goes.
+/// per 2 MiB instead of one per 4 KiB. A mapping under `hugeBytes`, or one the system refuses, is a
+/// heap block instead. Freed when the last reference goes.
 package final class LargeBuffer: @unchecked Sendable {
     /// Where the floats come from.
     package enum Source {
-        /// The heap, as the allocator aligns it, with the whole huge pages inside the block advised:
-        /// memory the allocator holds is reused from one render to the next (the coarse grids:
-        /// many, of many sizes). Asking for huge-page alignment instead made the allocator map and
-        /// unmap such blocks, so every render faulted them in again.
+        /// The heap, with the whole huge pages inside the block advised: memory the allocator holds
+        /// is reused from one render to the next (the coarse grids: many, of many sizes). Not
+        /// aligned to a huge page, which makes the allocator map such a block afresh every time.
         case heap
         /// A mapping of whole huge pages of its own (the distance lines: a few large arrays, which
         /// the allocator would hand back to the system and fault in again at every render).
@@ -42,7 +41,7 @@ package final class LargeBuffer: @unchecked Sendable {
         // A hint for the whole huge pages in the block: refused where huge pages are off.
         let first = (Int(bitPattern: raw) + Self.hugePage - 1) / Self.hugePage * Self.hugePage
         let end = (Int(bitPattern: raw) + bytes) / Self.hugePage * Self.hugePage
-        if bytes >= Self.hugeBytes && end > first {
+        if end > first {
             _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_HUGEPAGE)
         }
         // Why the binding: the block is untyped memory, used only as floats.
