@@ -108,6 +108,29 @@ final class BevelStyleTests: XCTestCase {
         }
     }
 
+    /// The Core Image profile's styles hand each row of their heights to the soften as it is made:
+    /// the same bits as the soften of the whole unsoftened heights, at full resolution and on the
+    /// grid, wherever the window lies.
+    func testStreamedSoftenMatchesTheSoftenOfTheHeights() {
+        let mask = Masks.disc(width: 60, height: 50, cx: 29.4, cy: 24.7, r: 16)
+        for style in [BevelStyle.inner, .outer, .emboss] {
+            for soften in [2.5, 13] {
+                for origin in [(0, 0), (-7, 3)] {
+                    let soft = HeightFieldParameters(radius: 6, style: style, soften: soften)
+                    let plain = HeightFieldParameters(radius: 6, style: style)
+                    let window = mask.padded(by: soft.halo)
+                    let got = HeightField.compute(window: window, parameters: soft, origin: origin)
+                    let wide = HeightField.compute(window: window, parameters: plain, origin: origin)
+                    XCTAssertEqual(wide.width, got.width + 2 * soft.softenReach)
+                    let want = HeightField.soften(wide, soft, origin: (origin.0 + plain.halo, origin.1 + plain.halo))
+                    XCTAssertEqual(got.width, want.width)
+                    let differing = got.pixels.indices.first { got.pixels[$0].bitPattern != want.pixels[$0].bitPattern }
+                    XCTAssertNil(differing, "\(style), soften \(soften), origin \(origin): first pixel that differs")
+                }
+            }
+        }
+    }
+
     func testGlossContours() {
         XCTAssertEqual(GlossContour.linear(1.7), 1.7)
         XCTAssertEqual(GlossContour.linear(-0.2), -0.2)

@@ -372,39 +372,58 @@ public enum HeightField {
         func plane(_ width: Int, _ height: Int) -> Plane {
             complete ? Plane.unfilled(width: width, height: height) : Plane(width: width, height: height)
         }
-        var inner = plane(p.style == .outer ? 0 : rw, p.style == .outer ? 0 : rh)
-        if p.style != .outer {
+        // With a soften, each row of the style's heights goes to it as it is made: the inner and
+        // outer styles keep no plane of them.
+        var softened = soft > 0 ? SoftenRows(p, width: rw, height: rh, origin: rowsOrigin) : nil
+        func finishSoften() -> Plane {
+            // (No rows come when the window is too small for the cascade: the heights are 0.)
+            let zeros = [Float](repeating: 0, count: softened!.added < rh ? rw : 0)
+            while softened!.added < rh { softened!.add(zeros) }
+            return softened!.finish()
+        }
+        let keepsInner = p.style == .emboss || p.style == .pillow || (p.style == .inner && soft == 0)
+        var inner = plane(keepsInner ? rw : 0, keepsInner ? rh : 0)
+        if keepsInner {
             inner.pixels.withUnsafeMutableBufferPointer { dst in
                 coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readMask) { y, row in
                     (dst.baseAddress! + y * rw).update(from: row, count: rw)
                 }
             }
+        } else if p.style == .inner {
+            coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readMask) { _, row in
+                softened!.add(row)
+            }
         }
         guard p.style.reachesOutside else {
-            return (soft > 0 ? soften(inner, p, origin: rowsOrigin) : inner, nil)
+            return (soft > 0 ? finishSoften() : inner, nil)
         }
         func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
             readMask(first, count, into)
             for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
         }
-        // Emboss and pillow combine into the inner side's rows, in place.
-        var combined = p.style == .outer ? plane(rw, rh) : inner
+        // Emboss and pillow combine into the inner side's rows, in place; the outer style into a
+        // row of its own when a soften takes each.
+        let ownRow = p.style == .outer && soft > 0
+        var combined = p.style == .outer ? plane(ownRow ? 0 : rw, ownRow ? 0 : rh) : inner
         inner = Plane(width: 0, height: 0)
         var coverage = plane(outW, outH)
         let width = Float(max(p.sideRadius, 1))
-        combined.pixels.withUnsafeMutableBufferPointer { c in
-            coverage.pixels.withUnsafeMutableBufferPointer { cover in
-                coreImageRows(width: w, height: h, weights: weights, seed: seeds.outer,
-                              readRows: readInverted) { y, outer in
-                    let row = c.baseAddress! + y * rw
-                    combineRow(p.style, inner: p.style == .outer ? nil : row, outer: outer, into: row, count: rw)
-                    guard y >= soft, y < soft + outH else { return }
-                    coverageRow(outer: outer + soft, width: width, into: cover.baseAddress! + (y - soft) * outW,
-                                count: outW)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: ownRow ? rw : 0) { single in
+            combined.pixels.withUnsafeMutableBufferPointer { c in
+                coverage.pixels.withUnsafeMutableBufferPointer { cover in
+                    coreImageRows(width: w, height: h, weights: weights, seed: seeds.outer,
+                                  readRows: readInverted) { y, outer in
+                        let row = ownRow ? single.baseAddress! : c.baseAddress! + y * rw
+                        combineRow(p.style, inner: p.style == .outer ? nil : row, outer: outer, into: row, count: rw)
+                        softened?.add(row)
+                        guard y >= soft, y < soft + outH else { return }
+                        coverageRow(outer: outer + soft, width: width, into: cover.baseAddress! + (y - soft) * outW,
+                                    count: outW)
+                    }
                 }
             }
         }
-        return (soft > 0 ? soften(combined, p, origin: rowsOrigin) : combined, coverage)
+        return (soft > 0 ? finishSoften() : combined, coverage)
     }
 
     /// One row of a style's height from its sides' rows (see `BevelStyle`).
@@ -433,142 +452,231 @@ public enum HeightField {
     /// `p`'s soften of `plane` (its first pixel at `origin` in the image): the result is
     /// `p.softenReach` smaller on every side.
     static func soften(_ plane: Plane, _ p: HeightFieldParameters, origin: (x: Int, y: Int)) -> Plane {
-        guard let level = p.softenLevel else { return soften(plane, sigma: p.effectiveSoften, taps: p.softenTaps) }
-        return softenOnGrid(plane, level: level, reach: p.softenReach, origin: origin)
-    }
-
-    /// A soften made on the image's grid of spacing 2 (see `CoarseCascade`): the cell means of the
-    /// heights, blurred on the grid, read back through the cubic B-spline over the output (`reach`
-    /// in from every side of `plane`, whose first pixel lies at `origin`). The spline's slopes are
-    /// smooth, as the shading needs them. The cells and their arithmetic do not depend on where the
-    /// plane starts, so any tiling gives the same bits.
-    static func softenOnGrid(_ plane: Plane, level: CoarseLevel, reach: Int, origin: (x: Int, y: Int)) -> Plane {
-        precondition(level.spacing == 2) // (σ ≤ 16 < 4·softenRatio)
-        let t = level.taps, pw = plane.width
-        let outW = plane.width - 2 * reach, outH = plane.height - 2 * reach
-        let ox = origin.x + reach, oy = origin.y + reach
-        // Pixel x reads cells first(x) ..< first(x) + 4: cell c's centre lies at 2c + ½, so an even
-        // x = 2k lies ¾ of the way from cell k − 1 to k, an odd one ¼ of the way from k to k + 1.
-        @inline(__always) func first(_ x: Int) -> Int { (x >> 1) - 2 + (x & 1) }
-        let blurredArea = IntRect(x: first(ox), y: first(oy), width: first(ox + outW - 1) + 4 - first(ox),
-                                  height: first(oy + outH - 1) + 4 - first(oy))
-        let meansArea = IntRect(x: blurredArea.x - t, y: blurredArea.y - t, width: blurredArea.width + 2 * t,
-                                height: blurredArea.height + 2 * t)
-        precondition(2 * meansArea.x >= origin.x && 2 * meansArea.maxX <= origin.x + plane.width
-                     && 2 * meansArea.y >= origin.y && 2 * meansArea.maxY <= origin.y + plane.height,
-                     "the soften's reach covers its cells")
-        let means = Grid(meansArea), mw = meansArea.width
-        plane.pixels.withUnsafeBufferPointer { src in
-            for r in 0..<meansArea.height {
-                let up = src.baseAddress! + (2 * (meansArea.y + r) - origin.y) * pw + (2 * meansArea.x - origin.x), down = up + pw
-                let into = means.base + r * mw
-                // (× ¼, a power of two: the same bits as the division.)
-                for c in 0..<mw { into[c] = ((up[2 * c] + down[2 * c]) + (up[2 * c + 1] + down[2 * c + 1])) * 0.25 }
-            }
-        }
-        let blurred = CoarseLoops.blur(means, to: blurredArea, weights: level.weights, forEach: serially)
-        func spline(_ t: Float) -> SIMD4<Float> {
-            let u = 1 - t
-            return SIMD4(u * u * u, 3 * t * t * t - 6 * t * t + 4, -3 * t * t * t + 3 * t * t + 3 * t + 1, t * t * t) / 6
-        }
-        let even = spline(0.75), odd = spline(0.25)
-        @inline(__always) func readBack(_ a: UnsafePointer<Float>, _ w: SIMD4<Float>) -> Float {
-            (w[0] * a[0] + w[1] * a[1]) + (w[2] * a[2] + w[3] * a[3])
-        }
-        var out = Plane.unfilled(width: outW, height: outH) // (every pixel is written below)
-        let bw = blurredArea.width
-        out.pixels.withUnsafeMutableBufferPointer { dst in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: bw) { scratch in
-                // across[c]: the row's cells' column, read back down; pixel x reads its four from
-                // across + first(x) − first(ox).
-                let across = scratch.baseAddress! - blurredArea.x
-                for y in 0..<outH {
-                    let k = (oy + y) & 1 == 0 ? even : odd
-                    let r0 = UnsafePointer(blurred.base) + (first(oy + y) - blurredArea.y) * bw, r1 = r0 + bw, r2 = r1 + bw, r3 = r2 + bw
-                    for i in 0..<bw {
-                        scratch[i] = (k[0] * r0[i] + k[1] * r1[i]) + (k[2] * r2[i] + k[3] * r3[i])
-                    }
-                    let into = dst.baseAddress! - ox + y * outW, end = ox + outW
-                    @inline(__always) func one(_ x: Int) { into[x] = readBack(across + first(x), x & 1 == 0 ? even : odd) }
-                    var x = ox
-                    if x & 1 == 1, x < end { one(x); x += 1 }
-                    // Eight pairs at a time, as vectors: x = 2m (even) reads cells m − 2 ... m + 1, x + 1
-                    // cells m − 1 ... m + 2; then the lanes interleaved. The row's last pixels one by one.
-                    @inline(__always) func cells(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-                        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
-                    }
-                    while x + 15 < end {
-                        let a = across + (x >> 1) - 2
-                        let c0 = cells(a), c1 = cells(a + 1), c2 = cells(a + 2), c3 = cells(a + 3), c4 = cells(a + 4)
-                        let e = (even[0] * c0 + even[1] * c1) + (even[2] * c2 + even[3] * c3)
-                        let o = (odd[0] * c1 + odd[1] * c2) + (odd[2] * c3 + odd[3] * c4)
-                        UnsafeMutableRawPointer(into + x).storeBytes(
-                            of: SIMD16(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3], e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7]),
-                            as: SIMD16<Float>.self)
-                        x += 16
-                    }
-                    while x < end { one(x); x += 1 }
-                }
-            }
-        }
-        return withExtendedLifetime(blurred) { out }
+        var rows = SoftenRows(p, width: plane.width, height: plane.height, origin: origin)
+        rows.add(plane)
+        return rows.finish()
     }
 
     /// A Gaussian blur of σ over `plane`, cut at `taps`: the result is `taps` smaller on every side.
-    /// Where every value a pixel reads is +0 (a flat background), the sum is +0 and is written
-    /// without adding its taps; the other pixels are summed as everywhere, so the result is the same.
     static func soften(_ plane: Plane, sigma: Double, taps: Int) -> Plane {
-        let w = Gaussian.weights(sigma: sigma, taps: taps)
-        let outW = plane.width - 2 * taps, outH = plane.height - 2 * taps
-        // (Every pixel of both is written: blurred, or +0 where all it reads is.)
-        var across = Plane.unfilled(width: outW, height: plane.height)
-        var out = Plane.unfilled(width: outW, height: outH)
-        let span = 2 * taps + 1
-        plane.pixels.withUnsafeBufferPointer { src in
-            across.pixels.withUnsafeMutableBufferPointer { dst in
-                w.withUnsafeBufferPointer { weights in
-                    for y in 0..<plane.height {
-                        let row = src.baseAddress! + y * plane.width, into = dst.baseAddress! + y * outW
-                        // Output x reads row[x ... x + 2·taps]: a run of +0 values longer than the
-                        // span gives +0 outputs.
-                        forEachStretch(count: outW, zeroSpan: span, isZero: { row[$0].bitPattern == 0 }, length: plane.width) {
-                            from, to, zero in
+        var rows = SoftenRows(sigma: sigma, taps: taps, width: plane.width, height: plane.height)
+        rows.add(plane)
+        return rows.finish()
+    }
+
+    /// A soften fed the heights a row at a time, top to bottom (`width` × `height`, the first pixel
+    /// at `origin` in the image), that keeps only what it needs of them: the cell means of the
+    /// image's grid of spacing 2 for a large σ (`HeightFieldParameters.softenLevel`), else the rows
+    /// blurred across. `finish` gives the result, `reach` smaller on every side.
+    struct SoftenRows {
+        let width: Int, height: Int, reach: Int
+        /// The first pixel of the result in the image.
+        let ox: Int, oy: Int
+        let weights: [Float]
+        /// On the grid: the cells the means are taken over and those blurred, the means (nil: at
+        /// full resolution), and the last even image row's pixels over the means' columns.
+        let meansArea: IntRect, blurredArea: IntRect
+        let means: Grid?
+        var evenRow: [Float]
+        /// At full resolution: the rows blurred across.
+        var across: Plane
+        /// The rows added so far; where the means' columns start in a row.
+        var added = 0
+        let meansColumn: Int
+
+        init(_ p: HeightFieldParameters, width: Int, height: Int, origin: (x: Int, y: Int)) {
+            if let level = p.softenLevel {
+                self.init(level: level, reach: p.softenReach, width: width, height: height, origin: origin)
+            } else {
+                self.init(sigma: p.effectiveSoften, taps: p.softenTaps, width: width, height: height)
+            }
+        }
+
+        private init(level: CoarseLevel, reach: Int, width: Int, height: Int, origin: (x: Int, y: Int)) {
+            precondition(level.spacing == 2) // (σ ≤ 16 < 4·softenRatio)
+            let t = level.taps
+            self.width = width
+            self.height = height
+            self.reach = reach
+            ox = origin.x + reach
+            oy = origin.y + reach
+            weights = level.weights
+            let outW = width - 2 * reach, outH = height - 2 * reach
+            let (ox, oy) = (self.ox, self.oy)
+            blurredArea = IntRect(x: Self.first(ox), y: Self.first(oy), width: Self.first(ox + outW - 1) + 4 - Self.first(ox),
+                                  height: Self.first(oy + outH - 1) + 4 - Self.first(oy))
+            meansArea = IntRect(x: blurredArea.x - t, y: blurredArea.y - t, width: blurredArea.width + 2 * t,
+                                height: blurredArea.height + 2 * t)
+            precondition(2 * meansArea.x >= origin.x && 2 * meansArea.maxX <= origin.x + width
+                         && 2 * meansArea.y >= origin.y && 2 * meansArea.maxY <= origin.y + height,
+                         "the soften's reach covers its cells")
+            means = Grid(meansArea)
+            meansColumn = 2 * meansArea.x - origin.x
+            evenRow = [Float](repeating: 0, count: 2 * meansArea.width)
+            across = Plane(width: 0, height: 0)
+        }
+
+        init(sigma: Double, taps: Int, width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            reach = taps
+            (ox, oy) = (0, 0)
+            weights = Gaussian.weights(sigma: sigma, taps: taps)
+            meansArea = IntRect(x: 0, y: 0, width: 0, height: 0)
+            blurredArea = meansArea
+            means = nil
+            meansColumn = 0
+            evenRow = []
+            // (Every pixel is written: blurred, or +0 where all it reads is.)
+            across = Plane.unfilled(width: width - 2 * taps, height: height)
+        }
+
+        /// Pixel x of the result reads cells first(x) ..< first(x) + 4: cell c's centre lies at
+        /// 2c + ½, so an even x = 2k lies ¾ of the way from cell k − 1 to k, an odd one ¼ of the way
+        /// from k to k + 1.
+        @inline(__always) static func first(_ x: Int) -> Int { (x >> 1) - 2 + (x & 1) }
+
+        /// Every row of `plane` (as wide and tall as the soften's input).
+        mutating func add(_ plane: Plane) {
+            plane.pixels.withUnsafeBufferPointer { src in
+                for y in 0..<plane.height { add(src.baseAddress! + y * plane.width) }
+            }
+        }
+
+        /// The next row of the input, from an array of `width` values.
+        mutating func add(_ row: [Float]) {
+            row.withUnsafeBufferPointer { add($0.baseAddress!) }
+        }
+
+        /// The next row of the input (`width` values).
+        mutating func add(_ row: UnsafePointer<Float>) {
+            precondition(added < height)
+            defer { added += 1 }
+            guard let means else {
+                // Output x reads row[x ... x + 2·taps]: a run of +0 values longer than the span
+                // gives +0 outputs.
+                let taps = reach, outW = across.width, y = added
+                across.pixels.withUnsafeMutableBufferPointer { dst in
+                    weights.withUnsafeBufferPointer { w in
+                        let into = dst.baseAddress! + y * outW
+                        HeightField.forEachStretch(count: outW, zeroSpan: 2 * taps + 1, isZero: { row[$0].bitPattern == 0 },
+                                                   length: width) { from, to, zero in
                             if zero { (into + from).update(repeating: 0, count: to - from) }
-                            else { blurRow(row + taps, into: into, from: from, to: to, weights: weights) }
+                            else { HeightField.blurRow(row + taps, into: into, from: from, to: to, weights: w) }
                         }
                     }
                 }
+                return
+            }
+            // Image row 2r is kept; row 2r + 1 makes the means of cell row r with it.
+            let imageRow = oy - reach + added, r = (imageRow >> 1) - meansArea.y
+            guard r >= 0, r < meansArea.height else { return }
+            let cells = row + meansColumn, mw = meansArea.width
+            evenRow.withUnsafeMutableBufferPointer { up in
+                guard imageRow & 1 == 1 else { return up.baseAddress!.update(from: cells, count: 2 * mw) }
+                let into = means.base + r * mw
+                // (× ¼, a power of two: the same bits as the division.)
+                for c in 0..<mw { into[c] = ((up[2 * c] + cells[2 * c]) + (up[2 * c + 1] + cells[2 * c + 1])) * 0.25 }
             }
         }
-        across.pixels.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
-                w.withUnsafeBufferPointer { weights in
-                    // Per column: how many of the rows the output row reads are not +0.
-                    let live = UnsafeMutablePointer<Int32>.allocate(capacity: outW)
-                    defer { live.deallocate() }
-                    live.initialize(repeating: 0, count: outW)
-                    func tally(_ y: Int, _ by: Int32) {
-                        let row = src.baseAddress! + y * outW
-                        for x in 0..<outW { live[x] &+= row[x].bitPattern == 0 ? 0 : by }
-                    }
-                    for y in 0..<(span - 1) { tally(y, 1) }
-                    withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: span) { table in
-                        for y in 0..<outH {
-                            tally(y + span - 1, 1)
-                            let into = dst.baseAddress! + y * outW
-                            ringRows(src.baseAddress!, width: outW, span: plane.height, centre: y + taps, radius: taps,
-                                     into: table.baseAddress!)
-                            forEachStretch(count: outW, zeroSpan: 1, isZero: { live[$0] == 0 }, length: outW) { from, to, zero in
-                                if zero { (into + from).update(repeating: 0, count: to - from) }
-                                else { blurColumns(table.baseAddress!, into: into, from: from, to: to, weights: weights) }
+
+        /// The soften of the rows added (all `height` of them).
+        func finish() -> Plane {
+            precondition(added == height)
+            guard let means else { return blurDown() }
+            return Self.readBack(CoarseLoops.blur(means, to: blurredArea, weights: weights, forEach: serially),
+                                 ox: ox, oy: oy, width: width - 2 * reach, height: height - 2 * reach)
+        }
+
+        /// The full-resolution soften's pass down the rows blurred across. Where every value a
+        /// pixel reads is +0 (a flat background), the sum is +0 and is written without adding its
+        /// taps; the other pixels are summed as everywhere, so the result is the same.
+        func blurDown() -> Plane {
+            let taps = reach, outW = across.width, outH = height - 2 * reach, span = 2 * taps + 1
+            var out = Plane.unfilled(width: outW, height: outH)
+            across.pixels.withUnsafeBufferPointer { src in
+                out.pixels.withUnsafeMutableBufferPointer { dst in
+                    weights.withUnsafeBufferPointer { weights in
+                        // Per column: how many of the rows the output row reads are not +0.
+                        let live = UnsafeMutablePointer<Int32>.allocate(capacity: outW)
+                        defer { live.deallocate() }
+                        live.initialize(repeating: 0, count: outW)
+                        func tally(_ y: Int, _ by: Int32) {
+                            let row = src.baseAddress! + y * outW
+                            for x in 0..<outW { live[x] &+= row[x].bitPattern == 0 ? 0 : by }
+                        }
+                        for y in 0..<(span - 1) { tally(y, 1) }
+                        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: span) { table in
+                            for y in 0..<outH {
+                                tally(y + span - 1, 1)
+                                let into = dst.baseAddress! + y * outW
+                                HeightField.ringRows(src.baseAddress!, width: outW, span: height, centre: y + taps, radius: taps,
+                                                     into: table.baseAddress!)
+                                HeightField.forEachStretch(count: outW, zeroSpan: 1, isZero: { live[$0] == 0 }, length: outW) {
+                                    from, to, zero in
+                                    if zero { (into + from).update(repeating: 0, count: to - from) }
+                                    else { HeightField.blurColumns(table.baseAddress!, into: into, from: from, to: to, weights: weights) }
+                                }
+                                tally(y, -1)
                             }
-                            tally(y, -1)
                         }
                     }
                 }
             }
+            return out
         }
-        return out
+
+        /// The `width` × `height` pixels from (ox, oy) on, read back from the blurred cells through
+        /// the cubic B-spline, whose slopes are smooth, as the shading needs them. The cells and
+        /// their arithmetic do not depend on where the input starts, so any tiling gives the same
+        /// bits.
+        static func readBack(_ blurred: Grid, ox: Int, oy: Int, width outW: Int, height outH: Int) -> Plane {
+            func spline(_ t: Float) -> SIMD4<Float> {
+                let u = 1 - t
+                return SIMD4(u * u * u, 3 * t * t * t - 6 * t * t + 4, -3 * t * t * t + 3 * t * t + 3 * t + 1, t * t * t) / 6
+            }
+            let even = spline(0.75), odd = spline(0.25)
+            @inline(__always) func readBack(_ a: UnsafePointer<Float>, _ w: SIMD4<Float>) -> Float {
+                (w[0] * a[0] + w[1] * a[1]) + (w[2] * a[2] + w[3] * a[3])
+            }
+            var out = Plane.unfilled(width: outW, height: outH) // (every pixel is written below)
+            let blurredArea = blurred.area, bw = blurredArea.width
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: bw) { scratch in
+                    // across[c]: the row's cells' column, read back down; pixel x reads its four from
+                    // across + first(x) − first(ox).
+                    let across = scratch.baseAddress! - blurredArea.x
+                    for y in 0..<outH {
+                        let k = (oy + y) & 1 == 0 ? even : odd
+                        let r0 = UnsafePointer(blurred.base) + (first(oy + y) - blurredArea.y) * bw, r1 = r0 + bw, r2 = r1 + bw, r3 = r2 + bw
+                        for i in 0..<bw {
+                            scratch[i] = (k[0] * r0[i] + k[1] * r1[i]) + (k[2] * r2[i] + k[3] * r3[i])
+                        }
+                        let into = dst.baseAddress! - ox + y * outW, end = ox + outW
+                        @inline(__always) func one(_ x: Int) { into[x] = readBack(across + first(x), x & 1 == 0 ? even : odd) }
+                        var x = ox
+                        if x & 1 == 1, x < end { one(x); x += 1 }
+                        // Eight pairs at a time, as vectors: x = 2m (even) reads cells m − 2 ... m + 1, x + 1
+                        // cells m − 1 ... m + 2; then the lanes interleaved. The row's last pixels one by one.
+                        @inline(__always) func cells(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+                            UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+                        }
+                        while x + 15 < end {
+                            let a = across + (x >> 1) - 2
+                            let c0 = cells(a), c1 = cells(a + 1), c2 = cells(a + 2), c3 = cells(a + 3), c4 = cells(a + 4)
+                            let e = (even[0] * c0 + even[1] * c1) + (even[2] * c2 + even[3] * c3)
+                            let o = (odd[0] * c1 + odd[1] * c2) + (odd[2] * c3 + odd[3] * c4)
+                            UnsafeMutableRawPointer(into + x).storeBytes(
+                                of: SIMD16(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3], e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7]),
+                                as: SIMD16<Float>.self)
+                            x += 16
+                        }
+                        while x < end { one(x); x += 1 }
+                    }
+                }
+            }
+            return withExtendedLifetime(blurred) { out }
+        }
     }
 
     /// Cuts outputs 0 ..< count into stretches, in order: `zero` where output x reads only inputs
