@@ -383,15 +383,12 @@ public enum HeightField {
         }
         let keepsInner = p.style == .emboss || p.style == .pillow || (p.style == .inner && soft == 0)
         var inner = plane(keepsInner ? rw : 0, keepsInner ? rh : 0)
-        if keepsInner {
+        if p.style != .outer {
             inner.pixels.withUnsafeMutableBufferPointer { dst in
                 coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readMask) { y, row in
+                    guard keepsInner else { return softened!.add(row) }
                     (dst.baseAddress! + y * rw).update(from: row, count: rw)
                 }
-            }
-        } else if p.style == .inner {
-            coreImageRows(width: w, height: h, weights: weights, seed: seeds.inner, readRows: readMask) { _, row in
-                softened!.add(row)
             }
         }
         guard p.style.reachesOutside else {
