@@ -52,13 +52,17 @@ final class BevelStyleTests: XCTestCase {
         let mask = Masks.disc(width: 160, height: 160, cx: 79.5, cy: 79.5, r: 15)
         let floor = BevelStyle.coverageFloor
         for style in [BevelStyle.outer, .emboss] {
-            // Sides of width 12: the smallest with coarse levels.
-            let p = HeightFieldParameters(radius: style == .outer ? 12 : 24, style: style)
-            let (_, coverage) = HeightField.styled(window: mask.padded(by: p.halo), parameters: p)
-            // The outer side by itself, 1 − the outer style's heights at the side's width (the same
-            // side, with its fold: `testOuterFoldMatchesTheLevelsItStandsFor`).
-            let side = HeightFieldParameters(radius: p.sideRadius, style: .outer)
-            let rise = HeightField.styled(window: mask.padded(by: side.halo), parameters: side).heights
+            // The smallest sides with coarse levels.
+            let p = HeightFieldParameters(radius: style == .outer ? 15 : 24, style: style)
+            XCTAssertFalse(p.coarseLevels.isEmpty)
+            let (heights, coverage) = HeightField.styled(window: mask.padded(by: p.halo), parameters: p)
+            // The outer side's rise, 1 − outer: the outer style's heights; emboss's are
+            // (inner + 1 − outer) / 2, its inner side the inner profile at the side's width.
+            var rise = heights
+            if style == .emboss {
+                let inner = heightField(mask, HeightFieldParameters(radius: p.sideRadius))
+                for i in rise.pixels.indices { rise.pixels[i] = 2 * heights.pixels[i] - inner.pixels[i] }
+            }
             let width = Float(p.sideRadius)
             var cut = 0
             for y in 0..<160 {

@@ -47,10 +47,8 @@ final class CoarseLevelsTests: XCTestCase {
     }
 
     /// Core Image's profile at every size within 1e-3 of the untruncated cascade (from size 12 on,
-    /// the levels of σ ≥ 7.5 made on coarse grids). The outer style (the cascade of the inverted
-    /// mask, 1 beyond the image) within 2e-3: the full-resolution levels alone, at radius 8, are
-    /// 1.8e-3 from it there (in the concave corner between two shapes), and the coarse levels add
-    /// nothing beyond that.
+    /// the levels of σ ≥ 7.5 made on coarse grids), and so is the outer style's (the cascade of the
+    /// inverted mask, 1 beyond the image; from size 15 on, its levels of σ ≥ 15).
     func testLargeRadiiMatchTheFullGaussianReference() {
         let mask = Self.shape(width: 110, height: 90)
         for radius in [8.0, 15, 16, 45, 130, 240, 250] {
@@ -70,7 +68,7 @@ final class CoarseLevelsTests: XCTestCase {
             let errOuter = (0..<(mask.width * mask.height)).map { i in
                 abs(Double(outer.pixels[i]) - (1 - wantPadded[(i / mask.width + pad) * inverted.width + i % mask.width + pad]))
             }.max()!
-            XCTAssertLessThan(errOuter, 2e-3, "outer, radius \(radius)")
+            XCTAssertLessThan(errOuter, 1e-3, "outer, radius \(radius)")
         }
     }
 
@@ -98,7 +96,7 @@ final class CoarseLevelsTests: XCTestCase {
     func testOuterFoldMatchesTheLevelsItStandsFor() {
         // A small disc in a corner: most of the frame lies far from it.
         let mask = Masks.disc(width: 96, height: 80, cx: 18.5, cy: 16.5, r: 6)
-        for radius in [12.0, 24, 60] {
+        for radius in [16.0, 30, 60] {
             let p = HeightFieldParameters(radius: radius, style: .outer)
             XCTAssertFalse(p.coarseLevels.last!.fold.isEmpty)
             XCTAssertTrue(HeightFieldParameters(radius: radius).coarseLevels.last!.fold.isEmpty, "inner: no fold")
@@ -140,8 +138,8 @@ final class CoarseLevelsTests: XCTestCase {
     }
 
     /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 3.75 pixels a
-    /// cell. From 12 on (a side's width), the full-resolution levels are those of σ < 7.5 whatever
-    /// the size, so their cost is bounded.
+    /// cell (7.5 for the outer style). From 12 on (a side's width), the full-resolution levels are
+    /// those of σ < 7.5 (15) whatever the size, so their cost is bounded.
     func testSpacingAndRange() {
         XCTAssertEqual(HeightFieldParameters(radius: 250).effectiveRadius, 250)
         XCTAssertEqual(HeightFieldParameters(radius: 1e9).effectiveRadius, 250)
@@ -149,11 +147,16 @@ final class CoarseLevelsTests: XCTestCase {
         XCTAssertEqual(levels.map(\.spacing), [64, 32, 16, 8, 4, 2])
         for level in levels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 3.75) }
         XCTAssertEqual(HeightFieldParameters(radius: 250).fineSigmas, [250.0 / 64, 250.0 / 128])
+        // The outer style's levels: twice the σ per cell.
+        let outer = HeightFieldParameters(radius: 250, style: .outer)
+        XCTAssertEqual(outer.coarseLevels.map(\.spacing), [32, 16, 8, 4, 2])
+        for level in outer.coarseLevels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 7.5) }
+        XCTAssertEqual(outer.fineSigmas, [250.0 / 32, 250.0 / 64, 250.0 / 128])
         for radius in stride(from: 12.0, through: 250, by: 0.5) {
             for style in BevelStyle.allCases {
                 let p = HeightFieldParameters(radius: radius, style: style)
                 guard p.sideRadius >= 12 else { continue } // (emboss and pillow: sides of R/2)
-                XCTAssertLessThan(p.fineSigmas.max() ?? 0, 7.5, "radius \(radius) \(style)")
+                XCTAssertLessThan(p.fineSigmas.max() ?? 0, 2 * p.levelRatio, "radius \(radius) \(style)")
                 XCTAssertEqual(p.coarseLevels.map(\.sigma) + p.fineSigmas, p.side(radius: p.sideRadius).sigmas)
             }
         }

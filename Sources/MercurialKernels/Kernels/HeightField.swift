@@ -60,6 +60,9 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// Soften beyond this is clamped (Photoshop's largest is 16 px).
     public static let maximumSoften: Double = 16
 
+    /// Whether these are the outer style's side: its levels take `outerCoarseRatio`.
+    private var isOuterSide = false
+
     public init(radius: Double, profile: BevelProfile = .coreImage, style: BevelStyle = .inner, soften: Double = 0) {
         self.radius = radius
         self.profile = profile
@@ -89,7 +92,9 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
     /// The profile's parameters for one side of a style: the inner profile at width `radius`.
     public func side(radius r: Double) -> HeightFieldParameters {
-        HeightFieldParameters(radius: r, profile: profile)
+        var side = HeightFieldParameters(radius: r, profile: profile)
+        side.isOuterSide = style == .outer || isOuterSide
+        return side
     }
 
     /// The width of each side the style uses: R for inner and outer, R/2 for emboss and pillow.
@@ -133,17 +138,25 @@ public struct HeightFieldParameters: Sendable, Equatable {
         }
     }
 
-    /// From a radius of minimumCoarseSigma on, every level with coarseRatio pixels of σ or more per
+    /// From a radius of minimumCoarseSigma on, every level with levelRatio pixels of σ or more per
     /// cell of a grid of spacing 2 is made on the coarsest such grid (see `CoarseCascade`); the
     /// smaller ones, and every level of smaller radii (the default sizes'), at full resolution.
     /// (3.75: every size from 240 to 250 makes its largest level on a grid of spacing 64. Half of it
     /// costs less at large sizes but puts the outer style too far from the reference: see
     /// docs/operations.md.)
     public static let coarseRatio: Double = 3.75
+    /// The outer style's: a cell's mean leaves out where in the cell its mass lies, an error up to
+    /// half the spacing times the Gaussian's steepest slope, largest beside the shapes where the
+    /// outer side rises; twice the ratio keeps it within 1e-3 of the reference. (Emboss and pillow
+    /// share one cascade between their sides and keep `coarseRatio`.)
+    public static let outerCoarseRatio: Double = 7.5
     public static let minimumCoarseSigma: Double = 12
     /// A coarse soften's σ per cell: more than the cascade's, as its grid is read back as it is, with
     /// no finer levels after it (the spline's and the box's share of the blur stays small).
     public static let softenRatio: Double = 6
+
+    /// σ per cell of these parameters' coarse levels.
+    public var levelRatio: Double { style == .outer || isOuterSide ? Self.outerCoarseRatio : Self.coarseRatio }
 
     /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / ratio (1: at full
     /// resolution).
@@ -154,15 +167,15 @@ public struct HeightFieldParameters: Sendable, Equatable {
     }
 
     /// Whether level σ of a cascade whose first level is `first` (its radius) is coarse.
-    static func isCoarse(_ sigma: Double, first: Double) -> Bool {
-        first >= minimumCoarseSigma && spacing(sigma: sigma) >= 2
+    func isCoarse(_ sigma: Double, first: Double) -> Bool {
+        first >= Self.minimumCoarseSigma && Self.spacing(sigma: sigma, ratio: levelRatio) >= 2
     }
 
     /// The Core Image levels made on coarse grids (the first, largest ones), for the plain inner
     /// profile or a style's side.
     public var coarseLevels: [CoarseLevel] {
         guard profile == .coreImage else { return [] }
-        var levels = levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0)) }
+        var levels = levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0, ratio: levelRatio)) }
         // An outer side's last level also folds the full-resolution levels into a blur of its grid:
         // their variances add up (each level's Gaussian as cut and weighed).
         if style.reachesOutside, let last = levels.last {
@@ -185,7 +198,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// The σ of the plain inner profile's levels, or a style's side's, that are (or are not) coarse.
     func levelSigmas(coarse: Bool) -> [Double] {
         let sigmas = (isPlainInner ? self : side(radius: sideRadius)).sigmas, first = sigmas.first ?? 0
-        return sigmas.filter { Self.isCoarse($0, first: first) == coarse }
+        return sigmas.filter { isCoarse($0, first: first) == coarse }
     }
 
     /// How far the full-resolution cascade reaches around an output pixel (the window it streams
