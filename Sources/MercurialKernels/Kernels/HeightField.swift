@@ -158,9 +158,12 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// σ per cell of these parameters' coarse levels.
     public var levelRatio: Double { style == .outer || isOuterSide ? Self.outerCoarseRatio : Self.coarseRatio }
 
+    /// The spacing of the grid level σ of these parameters is made on.
+    func levelSpacing(_ sigma: Double) -> Int { Self.spacing(sigma: sigma, ratio: levelRatio) }
+
     /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / ratio (1: at full
     /// resolution).
-    public static func spacing(sigma: Double, ratio: Double = coarseRatio) -> Int {
+    public static func spacing(sigma: Double, ratio: Double) -> Int {
         var s = 1
         while Double(2 * s) <= sigma / ratio { s *= 2 }
         return s
@@ -168,14 +171,14 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
     /// Whether level σ of a cascade whose first level is `first` (its radius) is coarse.
     func isCoarse(_ sigma: Double, first: Double) -> Bool {
-        first >= Self.minimumCoarseSigma && Self.spacing(sigma: sigma, ratio: levelRatio) >= 2
+        first >= Self.minimumCoarseSigma && levelSpacing(sigma) >= 2
     }
 
     /// The Core Image levels made on coarse grids (the first, largest ones), for the plain inner
     /// profile or a style's side.
     public var coarseLevels: [CoarseLevel] {
         guard profile == .coreImage else { return [] }
-        var levels = levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: Self.spacing(sigma: $0, ratio: levelRatio)) }
+        var levels = levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: levelSpacing($0)) }
         // An outer side's last level also folds the full-resolution levels into a blur of its grid:
         // their variances add up (each level's Gaussian as cut and weighed).
         if style.reachesOutside, let last = levels.last {
