@@ -46,29 +46,62 @@ final class CoarseLevelsTests: XCTestCase {
         return p
     }
 
-    /// Core Image's profile at every size within 1e-3 of the untruncated cascade (from size 12 on,
-    /// the levels of σ ≥ 7.5 made on coarse grids), and so is the outer style's (the cascade of the
-    /// inverted mask, 1 beyond the image; from size 15 on, its levels of σ ≥ 15).
+    /// Core Image's profile at every size within 1e-3 of the untruncated cascade (from size 15 on,
+    /// the levels of σ ≥ 15 made on coarse grids), and so is the outer style's (the cascade of the
+    /// inverted mask, 1 beyond the image), wherever the shapes lie on the grids.
     func testLargeRadiiMatchTheFullGaussianReference() {
         let mask = Self.shape(width: 110, height: 90)
-        for radius in [8.0, 15, 16, 45, 130, 240, 250] {
+        for radius in [8.0, 12, 15, 16, 24, 45, 130, 240, 250] {
             let p = HeightFieldParameters(radius: radius)
-            XCTAssertEqual(p.coarseLevels.isEmpty, radius < 12)
-            let got = heightField(mask, p)
+            XCTAssertEqual(p.coarseLevels.isEmpty, radius < 15)
             let want = referenceCoreImageSeparable(mask, radius: radius)
-            let err = zip(got.pixels, want).map { abs(Double($0) - $1) }.max()!
-            XCTAssertLessThan(err, 1e-3, "inner, radius \(radius)")
-            // The reference pads the inverted mask with 4 R of ones (beyond, the cascade is 1).
+            for offset in Self.offsets {
+                let got = heightField(mask, p, at: offset)
+                let err = zip(got.pixels, want).map { abs(Double($0) - $1) }.max()!
+                XCTAssertLessThan(err, 1e-3, "inner, radius \(radius), offset \(offset)")
+            }
             guard radius <= 45 else { continue }
-            let outer = heightField(mask, HeightFieldParameters(radius: radius, style: .outer))
-            let pad = Int(4 * radius)
-            var inverted = mask.padded(by: pad)
-            for i in inverted.pixels.indices { inverted.pixels[i] = 1 - inverted.pixels[i] }
-            let wantPadded = referenceCoreImageSeparable(inverted, radius: radius, outside: 1)
-            let errOuter = (0..<(mask.width * mask.height)).map { i in
-                abs(Double(outer.pixels[i]) - (1 - wantPadded[(i / mask.width + pad) * inverted.width + i % mask.width + pad]))
-            }.max()!
-            XCTAssertLessThan(errOuter, 1e-3, "outer, radius \(radius)")
+            let outer = Self.outerReference(mask, radius: radius)
+            for offset in Self.offsets {
+                let got = heightField(mask, HeightFieldParameters(radius: radius, style: .outer), at: offset)
+                let err = zip(got.pixels, outer).map { abs(Double($0) - (1 - $1)) }.max()!
+                XCTAssertLessThan(err, 1e-3, "outer, radius \(radius), offset \(offset)")
+            }
+        }
+    }
+
+    /// Emboss and pillow against their formulas on the reference's sides of width R/2: ½ H(m) +
+    /// ½ (1 − H(1 − m)) and H(m) + H(1 − m). At half the ratio (`halfSidesRatio`) their outer side
+    /// lies further off where an edge crosses a cell: pillow adds it in full (see docs/operations.md).
+    func testEmbossAndPillowMatchTheReference() {
+        let mask = Self.shape(width: 110, height: 90)
+        for radius in [16.0, 32] {
+            let inner = referenceCoreImageSeparable(mask, radius: radius / 2)
+            let outer = Self.outerReference(mask, radius: radius / 2)
+            for (style, bound) in [(BevelStyle.emboss, 1.5e-3), (.pillow, 3e-3)] {
+                let want = zip(inner, outer).map { style == .emboss ? 0.5 * $0 + 0.5 * (1 - $1) : $0 + $1 }
+                for offset in Self.offsets {
+                    let got = heightField(mask, HeightFieldParameters(radius: radius, style: style), at: offset)
+                    let err = zip(got.pixels, want).map { abs(Double($0) - $1) }.max()!
+                    XCTAssertLessThan(err, bound, "\(style), radius \(radius), offset \(offset)")
+                }
+            }
+        }
+    }
+
+    /// Where the mask's first pixel lies on the image's grids: both parities of every grid up to
+    /// spacing 4, and one more.
+    static let offsets = [0, 1, 2, 3, 7]
+
+    /// The reference's cascade of the inverted mask, padded with 4 R of ones (beyond, the cascade
+    /// is 1), over the mask's pixels.
+    static func outerReference(_ mask: Plane, radius: Double) -> [Double] {
+        let pad = Int(4 * radius)
+        var inverted = mask.padded(by: pad)
+        for i in inverted.pixels.indices { inverted.pixels[i] = 1 - inverted.pixels[i] }
+        let padded = referenceCoreImageSeparable(inverted, radius: radius, outside: 1)
+        return (0..<(mask.width * mask.height)).map { i in
+            padded[(i / mask.width + pad) * inverted.width + i % mask.width + pad]
         }
     }
 
@@ -95,7 +128,7 @@ final class CoarseLevelsTests: XCTestCase {
     /// which has no fold), and windows at any offset still give the whole's bits.
     func testOuterFoldMatchesTheLevelsItStandsFor() {
         // A small disc in a corner: most of the frame lies far from it.
-        let mask = Masks.disc(width: 96, height: 80, cx: 18.5, cy: 16.5, r: 6)
+        let mask = Masks.disc(width: 128, height: 112, cx: 18.5, cy: 16.5, r: 6)
         for radius in [16.0, 30, 60] {
             let p = HeightFieldParameters(radius: radius, style: .outer)
             XCTAssertFalse(p.coarseLevels.last!.fold.isEmpty)
@@ -114,7 +147,7 @@ final class CoarseLevelsTests: XCTestCase {
             }
             XCTAssertGreaterThan(folded, 0, "radius \(radius): the fold replaced no pixel")
             XCTAssertLessThan(worst, 2e-5, "radius \(radius)")
-            for (tx, ty, tw, th) in [(0, 0, 96, 80), (5, 3, 41, 30), (47, 38, 9, 1), (61, 50, 35, 30), (30, 0, 1, 80)] {
+            for (tx, ty, tw, th) in [(0, 0, 128, 112), (5, 3, 41, 30), (47, 38, 9, 1), (93, 82, 35, 30), (30, 0, 1, 112)] {
                 let window = padded.cropped(x: tx, y: ty, width: tw + 2 * p.halo, height: th + 2 * p.halo)
                 let tile = HeightField.compute(window: window, parameters: p, origin: (tx - p.halo, ty - p.halo))
                 XCTAssertEqual(tile.pixels, whole.cropped(x: tx, y: ty, width: tw, height: th).pixels,
@@ -137,21 +170,30 @@ final class CoarseLevelsTests: XCTestCase {
         }
     }
 
-    /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 3.75 pixels a
-    /// cell (7.5 for the outer style). From 12 on (a side's width), the full-resolution levels are
-    /// those of σ < 7.5 (15) whatever the size, so their cost is bounded.
+    /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 7.5 pixels a
+    /// cell (3.75 for emboss and pillow). From 12 on (a side's width), the full-resolution levels
+    /// are those of σ < 15 (7.5) whatever the size, so their cost is bounded.
     func testSpacingAndRange() {
         XCTAssertEqual(HeightFieldParameters(radius: 250).effectiveRadius, 250)
         XCTAssertEqual(HeightFieldParameters(radius: 1e9).effectiveRadius, 250)
-        let levels = HeightFieldParameters(radius: 250).coarseLevels
-        XCTAssertEqual(levels.map(\.spacing), [64, 32, 16, 8, 4, 2])
-        for level in levels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 3.75) }
-        XCTAssertEqual(HeightFieldParameters(radius: 250).fineSigmas, [250.0 / 64, 250.0 / 128])
-        // The outer style's levels: twice the σ per cell.
-        let outer = HeightFieldParameters(radius: 250, style: .outer)
-        XCTAssertEqual(outer.coarseLevels.map(\.spacing), [32, 16, 8, 4, 2])
-        for level in outer.coarseLevels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 7.5) }
-        XCTAssertEqual(outer.fineSigmas, [250.0 / 32, 250.0 / 64, 250.0 / 128])
+        for style in [BevelStyle.inner, .outer] {
+            let p = HeightFieldParameters(radius: 250, style: style)
+            XCTAssertEqual(p.coarseLevels.map(\.spacing), [32, 16, 8, 4, 2])
+            for level in p.coarseLevels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 7.5) }
+            XCTAssertEqual(p.fineSigmas, [250.0 / 32, 250.0 / 64, 250.0 / 128])
+        }
+        // Emboss and pillow: sides of 125, at half the ratio.
+        for style in [BevelStyle.emboss, .pillow] {
+            let p = HeightFieldParameters(radius: 250, style: style)
+            XCTAssertEqual(p.coarseLevels.map(\.spacing), [32, 16, 8, 4, 2])
+            for level in p.coarseLevels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 3.75) }
+            XCTAssertEqual(p.fineSigmas, [125.0 / 32, 125.0 / 64])
+        }
+        // The full-resolution levels' cut: 3.5 σ below size 12 (the default's pixels are kept), 4 σ
+        // from 12 on for σ ≥ 6.
+        XCTAssertEqual(HeightFieldParameters(radius: 8).fineWeights.map { $0.count - 1 }, [28, 14, 7, 4])
+        XCTAssertEqual(HeightFieldParameters(radius: 12).fineWeights.map { $0.count - 1 }, [48, 24, 11, 6])
+        XCTAssertEqual(HeightFieldParameters(radius: 16).fineWeights.map { $0.count - 1 }, [32, 14, 7, 4])
         for radius in stride(from: 12.0, through: 250, by: 0.5) {
             for style in BevelStyle.allCases {
                 let p = HeightFieldParameters(radius: radius, style: style)
@@ -160,8 +202,8 @@ final class CoarseLevelsTests: XCTestCase {
                 XCTAssertEqual(p.coarseLevels.map(\.sigma) + p.fineSigmas, p.side(radius: p.sideRadius).sigmas)
             }
         }
-        // The default sizes stay at full resolution (their pixels are unchanged).
-        XCTAssertTrue(HeightFieldParameters(radius: 10).coarseLevels.isEmpty)
+        // Below 15 every level is at full resolution.
+        XCTAssertTrue(HeightFieldParameters(radius: 14.5).coarseLevels.isEmpty)
     }
 
     /// Large scratch, from either source: every float there and writable; a heap block starts on a

@@ -122,6 +122,11 @@ func heightField(_ mask: Plane, _ p: HeightFieldParameters) -> Plane {
     HeightField.compute(window: mask.padded(by: p.halo), parameters: p)
 }
 
+/// The same with the mask's first pixel at (offset, offset) of the image (where the coarse grids lie).
+func heightField(_ mask: Plane, _ p: HeightFieldParameters, at offset: Int) -> Plane {
+    HeightField.compute(window: mask.padded(by: p.halo), parameters: p, origin: (offset - p.halo, offset - p.halo))
+}
+
 final class HeightFieldTests: XCTestCase {
     func testCoreImageMatchesFullGaussianReference() {
         let masks = [Masks.disc(width: 40, height: 36, cx: 19.3, cy: 17.8, r: 11.2),

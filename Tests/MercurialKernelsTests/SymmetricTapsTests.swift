@@ -27,7 +27,7 @@ final class SymmetricTapsTests: XCTestCase {
         let width = 96, rows = 80, middle = 40
         let values = (0..<(width * rows)).map { _ in next() }
         for taps in [1, 3, 4, 5, 8, 14, 29] {
-            let w = HeightField.gaussianWeights(sigma: Double(taps) / 3.5)
+            let w = Gaussian.weights(sigma: Double(taps) / 3.5, taps: taps)
             let r = w.count - 1
             precondition(r <= middle && middle + r < rows)
             values.withUnsafeBufferPointer { v in

@@ -22,7 +22,7 @@ enum HeightFieldEngine {
     static func prepared(_ controls: HeightFieldControls, bounds: Rect?) -> Prepared {
         let parameters = controls.parameters
         return Prepared(channel: controls.mask, parameters: parameters,
-                        weights: parameters.fineSigmas.map(MercurialKernels.HeightField.gaussianWeights),
+                        weights: parameters.fineWeights,
                         coarse: parameters.coarseLevels, bounds: bounds.flatMap { $0.isInfinite ? nil : $0 },
                         keepAlpha: controls.keepAlpha)
     }

@@ -38,6 +38,9 @@ public enum BevelStyle: Int, CaseIterable, Sendable {
     /// Whether the style reaches outside the shape.
     public var reachesOutside: Bool { self != .inner }
 
+    /// Whether the style's two sides are each of width R/2 (emboss and pillow).
+    public var hasHalfSides: Bool { self == .emboss || self == .pillow }
+
     /// Below this the ring's coverage is 0: under half a step of 8-bit alpha, so an 8-bit export looks
     /// the same, and no faint alpha is left far from the shapes (Alpha to Selection and autocrop see
     /// the shape and its ring; shading skips those pixels).
@@ -54,14 +57,18 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
     /// Radii beyond this are clamped: the halo (and so the memory a tile needs) stays bounded.
     public static let maximumRadius: Double = 250
-    /// Core Image's Gaussians are truncated at this many σ (the tail left out is < 5e-4).
+    /// Core Image's Gaussians are truncated at this many σ (the tail left out is < 5e-4)...
     public static let truncation: Double = 3.5
+    /// ...and, from a size of minimumCoarseSigma on, those of σ ≥ wideSigma made at full resolution
+    /// at this many: there the tails left out add up to most of the distance to the reference.
+    public static let wideTruncation: Double = 4
+    public static let wideSigma: Double = 6
 
     /// Soften beyond this is clamped (Photoshop's largest is 16 px).
     public static let maximumSoften: Double = 16
 
-    /// Whether these are the outer style's side: its levels take `outerCoarseRatio`.
-    private var isOuterSide = false
+    /// A side's: the coarse levels' ratio of the style it is a side of (nil: the style's own).
+    private var sideRatio: Double?
 
     public init(radius: Double, profile: BevelProfile = .coreImage, style: BevelStyle = .inner, soften: Double = 0) {
         self.radius = radius
@@ -93,7 +100,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// The profile's parameters for one side of a style: the inner profile at width `radius`.
     public func side(radius r: Double) -> HeightFieldParameters {
         var side = HeightFieldParameters(radius: r, profile: profile)
-        side.isOuterSide = style == .outer || isOuterSide
+        side.sideRatio = levelRatio
         return side
     }
 
@@ -141,22 +148,22 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// From a radius of minimumCoarseSigma on, every level with levelRatio pixels of σ or more per
     /// cell of a grid of spacing 2 is made on the coarsest such grid (see `CoarseCascade`); the
     /// smaller ones, and every level of smaller radii (the default sizes'), at full resolution.
-    /// (3.75: every size from 240 to 250 makes its largest level on a grid of spacing 64. Half of it
-    /// costs less at large sizes but puts the outer style too far from the reference: see
-    /// docs/operations.md.)
-    public static let coarseRatio: Double = 3.75
-    /// The outer style's: a cell's mean leaves out where in the cell its mass lies, an error up to
-    /// half the spacing times the Gaussian's steepest slope, largest beside the shapes where the
-    /// outer side rises; twice the ratio keeps it within 1e-3 of the reference. (Emboss and pillow
-    /// share one cascade between their sides and keep `coarseRatio`.)
-    public static let outerCoarseRatio: Double = 7.5
+    /// A cell's mean leaves out where in the cell its mass lies: an error of up to half the spacing
+    /// times the Gaussian's steepest slope where a shape's edge crosses a cell, falling as the square
+    /// of the ratio. 7.5 keeps the inner and outer styles within 1e-3 of the reference wherever the
+    /// shapes lie on the grids (see docs/operations.md).
+    public static let coarseRatio: Double = 7.5
+    /// Emboss's and pillow's: their two sides pay for each full-resolution level twice, so they keep
+    /// half the ratio, for speed at large sizes, and lie further from the reference where an edge
+    /// crosses a cell (see docs/operations.md).
+    public static let halfSidesRatio: Double = 3.75
     public static let minimumCoarseSigma: Double = 12
     /// A coarse soften's σ per cell: more than the cascade's, as its grid is read back as it is, with
     /// no finer levels after it (the spline's and the box's share of the blur stays small).
     public static let softenRatio: Double = 6
 
     /// σ per cell of these parameters' coarse levels.
-    public var levelRatio: Double { style == .outer || isOuterSide ? Self.outerCoarseRatio : Self.coarseRatio }
+    public var levelRatio: Double { sideRatio ?? (style.hasHalfSides ? Self.halfSidesRatio : Self.coarseRatio) }
 
     /// The spacing of the grid level σ of these parameters is made on.
     func levelSpacing(_ sigma: Double) -> Int { Self.spacing(sigma: sigma, ratio: levelRatio) }
@@ -183,7 +190,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
         // their variances add up (each level's Gaussian as cut and weighed).
         if style.reachesOutside, let last = levels.last {
             let variance = fineSigmas.reduce(0.0) { sum, sigma in
-                let w = Gaussian.weights(sigma: sigma, taps: Self.taps(sigma: sigma))
+                let w = Gaussian.weights(sigma: sigma, taps: levelTaps(sigma))
                 return sum + w.indices.dropFirst().reduce(0.0) { $0 + 2 * Double(w[$1]) * Double($1 * $1) }
             }
             let cells = variance.squareRoot() / Double(last.spacing)
@@ -209,7 +216,19 @@ public struct HeightFieldParameters: Sendable, Equatable {
     public var streamHalo: Int {
         guard isPlainInner else { return side(radius: sideRadius).streamHalo + softenReach }
         guard profile == .coreImage, !returnsMask else { return halo }
-        return fineSigmas.reduce(0) { $0 + Self.taps(sigma: $1) }
+        return fineSigmas.reduce(0) { $0 + levelTaps($1) }
+    }
+
+    /// The weights of the Core Image levels made at full resolution.
+    public var fineWeights: [[Float]] { fineSigmas.map { Gaussian.weights(sigma: $0, taps: levelTaps($0)) } }
+
+    /// The one-sided width of full-resolution level σ: cut at wideTruncation σ from a size of
+    /// minimumCoarseSigma on when σ ≥ wideSigma (so the default sizes keep their pixels), else at
+    /// truncation σ.
+    func levelTaps(_ sigma: Double) -> Int {
+        let first = (isPlainInner ? self : side(radius: sideRadius)).effectiveRadius
+        let wide = profile == .coreImage && first >= Self.minimumCoarseSigma && sigma >= Self.wideSigma
+        return Int((sigma * (wide ? Self.wideTruncation : Self.truncation)).rounded(.up))
     }
 
     /// The one-sided width of the truncated Gaussian for σ.
@@ -249,11 +268,6 @@ public struct CoarseSeedPair {
 // MARK: Loops (compiled for each CPU build)
 
 public enum HeightField {
-    /// The Core Image profile's weights for one level: cut at `HeightFieldParameters.truncation` σ.
-    public static func gaussianWeights(sigma: Double) -> [Float] {
-        Gaussian.weights(sigma: sigma, taps: HeightFieldParameters.taps(sigma: sigma))
-    }
-
     /// Computes the height field of `window` (a mask that extends `parameters.halo` pixels beyond
     /// the output on every side; pixels outside the image must already read as 0) into a plane of
     /// (window.width − 2·halo) × (window.height − 2·halo). Mask values are clamped to [0, 1],
@@ -274,7 +288,7 @@ public enum HeightField {
             let inset = halo - parameters.streamHalo
             let coarse = coarseCascade(parameters.coarseLevels, window: mask, origin: origin, inset: inset)
             let fine = inset == 0 ? mask : mask.cropped(x: inset, y: inset, width: mask.width - 2 * inset, height: mask.height - 2 * inset)
-            return coreImage(mask: fine, weights: parameters.fineSigmas.map(gaussianWeights), halo: parameters.streamHalo,
+            return coreImage(mask: fine, weights: parameters.fineWeights, halo: parameters.streamHalo,
                              seed: coarse.map { CoarseLoops.seed($0) })
         case .round, .linear, .smooth:
             return DistanceBevel.compute(mask: mask, radius: Float(parameters.effectiveRadius),
@@ -304,7 +318,7 @@ public enum HeightField {
                 return CoarseSeedPair(inner: grids.inner?.seed(c.window), outer: grids.outer?.seed(c.window))
             } ?? CoarseSeedPair()
             return window.pixels.withUnsafeBufferPointer { m in
-                styledStream(p, weights: p.fineSigmas.map(gaussianWeights), width: fw, height: window.height - 2 * inset,
+                styledStream(p, weights: p.fineWeights, width: fw, height: window.height - 2 * inset,
                              origin: (origin.x + inset, origin.y + inset), seeds: seeds) {
                     first, count, into in
                     for r in 0..<count {
@@ -362,7 +376,7 @@ public enum HeightField {
     /// `styled` with the Core Image profile, streamed: each side's cascade runs over the rows of a
     /// width × height window (`readRows` gives the mask's; the outer side reads 1 − mask), and its
     /// rows land in the output grown by the soften taps, combined as they come. `weights`: the
-    /// side's full-resolution levels (`gaussianWeights` of `p.fineSigmas`), built once; `coarse`:
+    /// side's full-resolution levels (`p.fineWeights`), built once; `coarse`:
     /// its coarse levels' seeds for this window (none without).
     public static func styledStream(_ p: HeightFieldParameters, weights: [[Float]], width w: Int, height h: Int,
                                     origin: (x: Int, y: Int), seeds: CoarseSeedPair,
@@ -780,7 +794,7 @@ public enum HeightField {
     /// `readRows(first, count, into)` must write `count` mask rows of `width` values (any floats:
     /// they are sanitized here). `emit(y, row)` receives output row y (0-based, `width − 2·halo`
     /// values) in increasing order.
-    /// `weights`: one-sided Gaussian weights per level (`gaussianWeights` of each σ), built once.
+    /// `weights`: one-sided Gaussian weights per level (`HeightFieldParameters.fineWeights`), built once.
     public static func coreImageRows(width w: Int, height h: Int, weights: [[Float]], seed: CoarseCascade.Seed? = nil,
                                      readRows: (Int, Int, UnsafeMutablePointer<Float>) -> Void,
                                      emit: (Int, UnsafePointer<Float>) -> Void) {
