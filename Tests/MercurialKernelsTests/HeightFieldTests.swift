@@ -119,7 +119,7 @@ func referenceDistance(_ mask: Plane) -> [Double] {
 
 /// Runs the kernel on a whole image: pads with the halo of zeros the host would provide.
 func heightField(_ mask: Plane, _ p: HeightFieldParameters) -> Plane {
-    HeightField.compute(window: mask.padded(by: p.halo), parameters: p)
+    heightField(mask, p, at: p.halo)
 }
 
 /// The same with the mask's first pixel at (offset, offset) of the image (where the coarse grids lie).

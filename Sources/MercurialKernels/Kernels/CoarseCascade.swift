@@ -2,7 +2,7 @@
 // whatever its σ.
 //
 // Level k blurs the previous level's heights h by σ and multiplies by the mask. Where σ is at least
-// `HeightFieldParameters.coarseRatio` pixels per cell of a grid of spacing s (a power of two), the
+// `HeightFieldParameters.levelRatio` pixels per cell of a grid of spacing s (a power of two), the
 // blur is made on that grid, aligned to the image's own origin (cell i covers pixels [i·s, i·s + s)):
 // - the cell's value is the mean of h over it (a box of variance (s² − 1)/12 pixels²);
 // - the grid is blurred by σ_c, chosen so that box, blur and the bilinear interpolation back

@@ -189,9 +189,8 @@ public struct HeightFieldParameters: Sendable, Equatable {
         // An outer side's last level also folds the full-resolution levels into a blur of its grid:
         // their variances add up (each level's Gaussian as cut and weighed).
         if style.reachesOutside, let last = levels.last {
-            let variance = fineSigmas.reduce(0.0) { sum, sigma in
-                let w = Gaussian.weights(sigma: sigma, taps: levelTaps(sigma))
-                return sum + w.indices.dropFirst().reduce(0.0) { $0 + 2 * Double(w[$1]) * Double($1 * $1) }
+            let variance = fineWeights.reduce(0.0) { sum, w in
+                sum + w.indices.dropFirst().reduce(0.0) { $0 + 2 * Double(w[$1]) * Double($1 * $1) }
             }
             let cells = variance.squareRoot() / Double(last.spacing)
             if cells > 0 {
@@ -205,9 +204,12 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// The Core Image levels made at full resolution (after the coarse ones).
     public var fineSigmas: [Double] { levelSigmas(coarse: false) }
 
+    /// The parameters whose cascade these run: these, or a style's side.
+    var cascade: HeightFieldParameters { isPlainInner ? self : side(radius: sideRadius) }
+
     /// The σ of the plain inner profile's levels, or a style's side's, that are (or are not) coarse.
     func levelSigmas(coarse: Bool) -> [Double] {
-        let sigmas = (isPlainInner ? self : side(radius: sideRadius)).sigmas, first = sigmas.first ?? 0
+        let sigmas = cascade.sigmas, first = sigmas.first ?? 0
         return sigmas.filter { isCoarse($0, first: first) == coarse }
     }
 
@@ -226,7 +228,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// minimumCoarseSigma on when σ ≥ wideSigma (so the default sizes keep their pixels), else at
     /// truncation σ.
     func levelTaps(_ sigma: Double) -> Int {
-        let first = (isPlainInner ? self : side(radius: sideRadius)).effectiveRadius
+        let first = cascade.effectiveRadius
         let wide = profile == .coreImage && first >= Self.minimumCoarseSigma && sigma >= Self.wideSigma
         return Int((sigma * (wide ? Self.wideTruncation : Self.truncation)).rounded(.up))
     }
