@@ -46,14 +46,14 @@ final class CoarseLevelsTests: XCTestCase {
         return p
     }
 
-    /// Core Image's profile at every size within 1e-3 of the untruncated cascade (from size 15 on,
-    /// the levels of σ ≥ 15 made on coarse grids), and so is the outer style's (the cascade of the
+    /// Core Image's profile at every size within 1e-3 of the untruncated cascade (from size 12 on,
+    /// the levels of σ ≥ 5 made on coarse grids), and so is the outer style's (the cascade of the
     /// inverted mask, 1 beyond the image), wherever the shapes lie on the grids.
     func testLargeRadiiMatchTheFullGaussianReference() {
         let mask = Self.shape(width: 110, height: 90)
         for radius in [8.0, 12, 15, 16, 24, 45, 130, 240, 250] {
             let p = HeightFieldParameters(radius: radius)
-            XCTAssertEqual(p.coarseLevels.isEmpty, radius < 15)
+            XCTAssertEqual(p.coarseLevels.isEmpty, radius < 12)
             let want = referenceCoreImageSeparable(mask, radius: radius)
             for offset in Self.offsets {
                 let got = heightField(mask, p, at: offset)
@@ -70,20 +70,20 @@ final class CoarseLevelsTests: XCTestCase {
         }
     }
 
-    /// Emboss and pillow against their formulas on the reference's sides of width R/2: ½ H(m) +
-    /// ½ (1 − H(1 − m)) and H(m) + H(1 − m). At half the ratio (`halfSidesRatio`) their outer side
-    /// lies further off where an edge crosses a cell: pillow adds it in full (see docs/operations.md).
+    /// Emboss and pillow within 1e-3 of their formulas on the reference's sides of width R/2:
+    /// ½ H(m) + ½ (1 − H(1 − m)) and H(m) + H(1 − m), wherever the shapes lie on the grids (pillow
+    /// adds both sides' distances in full).
     func testEmbossAndPillowMatchTheReference() {
         let mask = Self.shape(width: 110, height: 90)
-        for radius in [16.0, 32] {
+        for radius in [16.0, 24, 32] {
             let inner = referenceCoreImageSeparable(mask, radius: radius / 2)
             let outer = Self.outerReference(mask, radius: radius / 2)
-            for (style, bound) in [(BevelStyle.emboss, 1.5e-3), (.pillow, 3e-3)] {
+            for style in [BevelStyle.emboss, .pillow] {
                 let want = zip(inner, outer).map { style == .emboss ? 0.5 * $0 + 0.5 * (1 - $1) : $0 + $1 }
                 for offset in Self.offsets {
                     let got = heightField(mask, HeightFieldParameters(radius: radius, style: style), at: offset)
                     let err = zip(got.pixels, want).map { abs(Double($0) - $1) }.max()!
-                    XCTAssertLessThan(err, bound, "\(style), radius \(radius), offset \(offset)")
+                    XCTAssertLessThan(err, 1e-3, "\(style), radius \(radius), offset \(offset)")
                 }
             }
         }
@@ -170,40 +170,34 @@ final class CoarseLevelsTests: XCTestCase {
         }
     }
 
-    /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 7.5 pixels a
-    /// cell (3.75 for emboss and pillow). From 12 on (a side's width), the full-resolution levels
-    /// are those of σ < 15 (7.5) whatever the size, so their cost is bounded.
+    /// Sizes past the old limit are kept, and the coarse levels' spacing keeps σ ≥ 2.5 pixels a
+    /// cell. From 12 on (a side's width), the full-resolution levels are those of σ < 5 whatever the
+    /// size, so their cost is bounded.
     func testSpacingAndRange() {
         XCTAssertEqual(HeightFieldParameters(radius: 250).effectiveRadius, 250)
         XCTAssertEqual(HeightFieldParameters(radius: 1e9).effectiveRadius, 250)
-        for style in [BevelStyle.inner, .outer] {
+        for style in BevelStyle.allCases {
             let p = HeightFieldParameters(radius: 250, style: style)
-            XCTAssertEqual(p.coarseLevels.map(\.spacing), [32, 16, 8, 4, 2])
-            for level in p.coarseLevels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 7.5) }
-            XCTAssertEqual(p.fineSigmas, [250.0 / 32, 250.0 / 64, 250.0 / 128])
+            // Emboss and pillow: sides of 125.
+            let halves = style == .emboss || style == .pillow
+            XCTAssertEqual(p.coarseLevels.map(\.spacing), halves ? [32, 16, 8, 4, 2] : [64, 32, 16, 8, 4, 2])
+            for level in p.coarseLevels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 2.5) }
+            XCTAssertEqual(p.fineSigmas, halves ? [125.0 / 32, 125.0 / 64] : [250.0 / 64, 250.0 / 128])
         }
-        // Emboss and pillow: sides of 125, at half the ratio.
-        for style in [BevelStyle.emboss, .pillow] {
-            let p = HeightFieldParameters(radius: 250, style: style)
-            XCTAssertEqual(p.coarseLevels.map(\.spacing), [32, 16, 8, 4, 2])
-            for level in p.coarseLevels { XCTAssertGreaterThanOrEqual(level.sigma / Double(level.spacing), 3.75) }
-            XCTAssertEqual(p.fineSigmas, [125.0 / 32, 125.0 / 64])
-        }
-        // The full-resolution levels' cut: 3.5 σ below size 12 (the default's pixels are kept), 4 σ
-        // from 12 on for σ ≥ 6.
+        // The full-resolution levels' cut: 3.5 σ.
         XCTAssertEqual(HeightFieldParameters(radius: 8).fineWeights.map { $0.count - 1 }, [28, 14, 7, 4])
-        XCTAssertEqual(HeightFieldParameters(radius: 12).fineWeights.map { $0.count - 1 }, [48, 24, 11, 6])
-        XCTAssertEqual(HeightFieldParameters(radius: 16).fineWeights.map { $0.count - 1 }, [32, 14, 7, 4])
+        XCTAssertEqual(HeightFieldParameters(radius: 12).fineWeights.map { $0.count - 1 }, [11, 6])
+        XCTAssertEqual(HeightFieldParameters(radius: 16).fineWeights.map { $0.count - 1 }, [14, 7, 4])
         for radius in stride(from: 12.0, through: 250, by: 0.5) {
             for style in BevelStyle.allCases {
                 let p = HeightFieldParameters(radius: radius, style: style)
                 guard p.sideRadius >= 12 else { continue } // (emboss and pillow: sides of R/2)
-                XCTAssertLessThan(p.fineSigmas.max() ?? 0, 2 * p.levelRatio, "radius \(radius) \(style)")
+                XCTAssertLessThan(p.fineSigmas.max() ?? 0, 2 * HeightFieldParameters.coarseRatio, "radius \(radius) \(style)")
                 XCTAssertEqual(p.coarseLevels.map(\.sigma) + p.fineSigmas, p.side(radius: p.sideRadius).sigmas)
             }
         }
-        // Below 15 every level is at full resolution.
-        XCTAssertTrue(HeightFieldParameters(radius: 14.5).coarseLevels.isEmpty)
+        // Below 12 every level is at full resolution.
+        XCTAssertTrue(HeightFieldParameters(radius: 11.5).coarseLevels.isEmpty)
     }
 
     /// Large scratch, from either source: every float there and writable; a heap block starts on a

@@ -2,13 +2,17 @@
 // whatever its σ.
 //
 // Level k blurs the previous level's heights h by σ and multiplies by the mask. Where σ is at least
-// `HeightFieldParameters.levelRatio` pixels per cell of a grid of spacing s (a power of two), the
+// `HeightFieldParameters.coarseRatio` pixels per cell of a grid of spacing s (a power of two), the
 // blur is made on that grid, aligned to the image's own origin (cell i covers pixels [i·s, i·s + s)):
-// - the cell's value is the mean of h over it (a box of variance (s² − 1)/12 pixels²);
-// - the grid is blurred by σ_c, chosen so that box, blur and the bilinear interpolation back
-//   (which adds about s²/6 on average) make σ² in all;
+// - the cell's value is the mean of h over it, less the differences of its neighbours' first
+//   moments (Σh·(dx − (s − 1)/2), and down): each cell's offset of mass from its centre, moved to
+//   the cells on either side as a pair of opposite weights, so that where an edge crosses a cell the
+//   blur sees where in the cell its mass lies;
+// - the grid is blurred by σ_c, chosen so that those values (which, where h is smooth, stand for h
+//   less a box's variance (s² − 1)/12), the blur and the bilinear interpolation back (which adds
+//   about s²/6 on average) make σ² in all;
 // - the blurred grid is read back bilinearly, cell centres at i·s + (s − 1)/2.
-// The next level's h = mask × that bilinear field. Its cell means come out of four moments of the
+// The next level's h = mask × that bilinear field. Its cell sums come out of four moments of the
 // mask over each cell (Σm, Σm·dx, Σm·dy, Σm·dx·dy): a cell of the next grid (half the spacing) lies
 // within one interpolation cell, where the field is a + b·t + c·v + d·t·v. So no level but the last
 // is ever made at full resolution: the last (`Seed`) hands the fine cascade its rows.
@@ -38,13 +42,15 @@ public struct CoarseLevel: Sendable, Equatable {
     public let fold: [Float]
 
     /// `readBack`: the variance, in cells², the reading back at full resolution adds (about 1/6 for
-    /// bilinear interpolation, 1/3 for the cubic B-spline).
-    public init(sigma: Double, spacing: Int, readBack: Double = 1.0 / 6, fold: [Float] = []) {
+    /// bilinear interpolation, 1/3 for the cubic B-spline). `firstMoments`: the cells' values take
+    /// their first moments in (the cascade's), which leaves them a box's variance short of h's where
+    /// h is smooth; without, their means add it.
+    public init(sigma: Double, spacing: Int, readBack: Double = 1.0 / 6, firstMoments: Bool = true, fold: [Float] = []) {
         self.sigma = sigma
         self.spacing = spacing
         self.fold = fold
-        let s = Double(spacing)
-        let variance = (sigma / s) * (sigma / s) - (s * s - 1) / (12 * s * s) - readBack
+        let s = Double(spacing), box = (s * s - 1) / (12 * s * s)
+        let variance = (sigma / s) * (sigma / s) + (firstMoments ? box : -box) - readBack
         let coarseSigma = variance.squareRoot()
         weights = Gaussian.weights(sigma: coarseSigma, taps: Int((coarseSigma * HeightFieldParameters.truncation).rounded(.up)))
     }
@@ -125,21 +131,29 @@ public struct CoarseCascade {
     /// The fine window (absolute pixels) whose every pixel the seed gives.
     public let window: IntRect
     /// Cells of each level's blurred grid needed (the last level's: under the window; each other's:
-    /// under the next level's cells) and of each level's cell means (that ± the level's taps).
-    package let blurred: [IntRect], means: [IntRect]
+    /// under the next level's cells), of each level's cell values (that ± the level's taps), and of
+    /// its moments (that ± 1: a value reads its neighbours' first moments).
+    package let blurred: [IntRect], means: [IntRect], moments: [IntRect]
     /// The cells of the last level's folded grid: `blurred.last` less its fold's reach.
     package let foldArea: IntRect
-    /// Moments of the mask over `means[k]`: Σm for every level, Σm·dx, Σm·dy, Σm·dx·dy for k ≥ 1.
-    package var m0: [Grid], mx: [Grid], my: [Grid], mxy: [Grid]
+    /// Per level, the mask's moments over `moments[k]` (`Moment`): the first three for level 0, whose
+    /// h is the mask; all for the others, whose h is the mask times a bilinear field.
+    package var grids: [[Grid]]
 
-    /// The pixels whose mask the levels read: level 0's cell means' (the widest).
+    /// The mask's sums over a cell, dx and dy from its first pixel: Σm, Σm·dx, Σm·dy, Σm·dx·dy.
+    package enum Moment: Int, CaseIterable {
+        case m, x, y, xy
+        /// How many of them level k needs.
+        static func count(level k: Int) -> Int { k == 0 ? 3 : allCases.count }
+    }
+
+    /// The pixels whose mask the levels read: level 0's moments' (the widest).
     public var reach: IntRect {
-        var r = means[0]
-        let s = levels[0].spacing
-        r = IntRect(x: r.x * s, y: r.y * s, width: r.width * s, height: r.height * s)
-        for k in 1..<levels.count {
-            let t = levels[k].spacing, c = means[k]
+        var r = IntRect(x: 0, y: 0, width: 0, height: 0)
+        for (k, c) in moments.enumerated() {
+            let t = levels[k].spacing
             let f = IntRect(x: c.x * t, y: c.y * t, width: c.width * t, height: c.height * t)
+            if k == 0 { r = f; continue }
             let x0 = min(r.x, f.x), y0 = min(r.y, f.y)
             r = IntRect(x: x0, y: y0, width: max(r.maxX, f.maxX) - x0, height: max(r.maxY, f.maxY) - y0)
         }
@@ -153,29 +167,30 @@ public struct CoarseCascade {
         // Every alignment of a window's edges to the coarsest grid, both sides.
         var widest = 0
         for offset in 0..<first.spacing {
-            let (_, means) = ranges(levels, from: offset, to: offset + 1)
+            let moments = ranges(levels, from: offset, to: offset + 1).moments
             for (k, level) in levels.enumerated() {
-                widest = max(widest, offset - means[k].0 * level.spacing, (means[k].1 + 1) * level.spacing - (offset + 1))
+                widest = max(widest, offset - moments[k].0 * level.spacing, (moments[k].1 + 1) * level.spacing - (offset + 1))
             }
         }
         return widest
     }
 
     /// The cells each level needs under `window`, by the rule above, one axis at a time.
-    static func ranges(_ levels: [CoarseLevel], from lo: Int, to hi: Int) -> (blurred: [(Int, Int)], means: [(Int, Int)]) {
-        var blurred = [(Int, Int)](repeating: (0, 0), count: levels.count), means = blurred
+    static func ranges(_ levels: [CoarseLevel], from lo: Int, to hi: Int)
+        -> (blurred: [(Int, Int)], means: [(Int, Int)], moments: [(Int, Int)]) {
+        var blurred = [(Int, Int)](repeating: (0, 0), count: levels.count), means = blurred, moments = blurred
         let s = levels.last!.spacing
         var need = (floorDiv(2 * lo - s + 1, 2 * s), floorDiv(2 * (hi - 1) - s + 1, 2 * s) + 1)
         for k in stride(from: levels.count - 1, through: 0, by: -1) {
             // (The last level's grid reaches as far again as its fold reads.)
             let f = levels[k].foldTaps
             blurred[k] = (need.0 - f, need.1 + f)
-            need = blurred[k]
             let t = levels[k].taps
-            means[k] = (need.0 - t, need.1 + t)
-            need = (floorDiv(means[k].0 - 1, 2), floorDiv(means[k].1 - 1, 2) + 1)
+            means[k] = (blurred[k].0 - t, blurred[k].1 + t)
+            moments[k] = (means[k].0 - 1, means[k].1 + 1)
+            need = (floorDiv(moments[k].0 - 1, 2), floorDiv(moments[k].1 - 1, 2) + 1)
         }
-        return (blurred, means)
+        return (blurred, means, moments)
     }
 
     /// Lays out the cells each level needs under `window`, the moments uninitialised (the loops
@@ -188,34 +203,24 @@ public struct CoarseCascade {
         self.window = window
         let xs = Self.ranges(levels, from: window.x, to: window.maxX)
         let ys = Self.ranges(levels, from: window.y, to: window.maxY)
-        blurred = zip(xs.blurred, ys.blurred).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
-        means = zip(xs.means, ys.means).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
+        func rects(_ x: [(Int, Int)], _ y: [(Int, Int)]) -> [IntRect] {
+            zip(x, y).map { IntRect(x: $0.0, y: $1.0, width: $0.1 - $0.0 + 1, height: $1.1 - $1.0 + 1) }
+        }
+        blurred = rects(xs.blurred, ys.blurred)
+        means = rects(xs.means, ys.means)
+        moments = rects(xs.moments, ys.moments)
         let f = levels.last!.foldTaps, last = blurred.last!
         foldArea = IntRect(x: last.x + f, y: last.y + f, width: last.width - 2 * f, height: last.height - 2 * f)
-        m0 = means.map(Grid.init)
         // Each grid its own storage: the loops write through pointers, with no copy on write.
-        let areas = means
-        func firstMoments() -> [Grid] {
-            areas.enumerated().map { $0.offset == 0 ? Grid(IntRect(x: 0, y: 0, width: 0, height: 0)) : Grid($0.element) }
-        }
-        mx = firstMoments()
-        my = firstMoments()
-        mxy = firstMoments()
+        grids = moments.enumerated().map { k, area in (0..<Moment.count(level: k)).map { _ in Grid(area) } }
     }
 
     /// Where each level's moment grids lie (taken once, so that bands on several threads write
     /// into them without touching the arrays' reference counts).
     package struct Pointers {
-        package let m0: [UnsafeMutablePointer<Float>], mx: [UnsafeMutablePointer<Float>?], my: [UnsafeMutablePointer<Float>?],
-            mxy: [UnsafeMutablePointer<Float>?]
+        package let grids: [[UnsafeMutablePointer<Float>]]
         package init(_ c: CoarseCascade) {
-            func base(_ g: Grid) -> UnsafeMutablePointer<Float>? {
-                g.count == 0 ? nil : g.base
-            }
-            m0 = c.m0.map { base($0)! }
-            mx = c.mx.map(base)
-            my = c.my.map(base)
-            mxy = c.mxy.map(base)
+            grids = c.grids.map { $0.map(\.base) }
         }
     }
 
@@ -315,11 +320,9 @@ public enum CoarseLoops {
         let grids = CoarseCascade.Pointers(cascade)
         // Every moment 0, in pieces on the pool's threads.
         var pieces: [(UnsafeMutablePointer<Float>, Int)] = []
-        for (k, m0) in cascade.m0.enumerated() {
-            for grid in [m0] + (k == 0 ? [] : [cascade.mx[k], cascade.my[k], cascade.mxy[k]]) {
-                for first in stride(from: 0, to: grid.count, by: zeroPiece) {
-                    pieces.append((grid.base + first, min(zeroPiece, grid.count - first)))
-                }
+        for grid in cascade.grids.joined() {
+            for first in stride(from: 0, to: grid.count, by: zeroPiece) {
+                pieces.append((grid.base + first, min(zeroPiece, grid.count - first)))
             }
         }
         forEach(pieces.count) { i in pieces[i].0.initialize(repeating: 0, count: pieces[i].1) }
@@ -334,7 +337,7 @@ public enum CoarseLoops {
             forEach(bands) { b in
                 let y0 = max(area.y, (firstBand + b) * bandRows), y1 = min(area.maxY, (firstBand + b + 1) * bandRows)
                 accumulate(IntRect(x: area.x, y: y0, width: area.width, height: y1 - y0), levels: levels,
-                           means: cascade.means, grids: grids, read: read)
+                           moments: cascade.moments, grids: grids, read: read)
             }
         }
         return cascade
@@ -346,7 +349,7 @@ public enum CoarseLoops {
     static let zeroPiece = 1 << 16
 
     /// Adds the mask of `area` into the moments, a batch of rows at a time.
-    static func accumulate(_ area: IntRect, levels: [CoarseLevel], means: [IntRect], grids: CoarseCascade.Pointers,
+    static func accumulate(_ area: IntRect, levels: [CoarseLevel], moments: [IntRect], grids: CoarseCascade.Pointers,
                            read: (IntRect, UnsafeMutablePointer<Float>) -> Void) {
         let finest = levels.count - 1, sf = levels[finest].spacing
         // Columns from the first cell of the coarsest grid that `area` touches (a cell of every grid).
@@ -374,7 +377,7 @@ public enum CoarseLoops {
                 }
                 guard bits != 0 else { continue }
                 addRow(first + r, row: row, sums: sums, cellCounts: cellCounts, firstColumn: x0, levels: levels,
-                       means: means, grids: grids)
+                       moments: moments, grids: grids)
             }
         }
     }
@@ -383,7 +386,7 @@ public enum CoarseLoops {
     /// into each level's moments: the finest grid's cell sums from the row, each coarser one's
     /// from its two halves.
     static func addRow(_ y: Int, row: UnsafePointer<Float>, sums: [UnsafeMutablePointer<Float>], cellCounts: [Int],
-                       firstColumn x0: Int, levels: [CoarseLevel], means: [IntRect], grids: CoarseCascade.Pointers) {
+                       firstColumn x0: Int, levels: [CoarseLevel], moments: [IntRect], grids: CoarseCascade.Pointers) {
         let finest = levels.count - 1
         let a = sums[finest], b = sums[finest] + cellCounts[finest] + 1
         // The finest grid's spacing is 2: a cell's Σm and Σm·dx are u + v and v.
@@ -405,8 +408,9 @@ public enum CoarseLoops {
             ka[n] = 0
             kb[n] = 0
         }
+        typealias M = CoarseCascade.Moment
         for k in 0..<levels.count {
-            let s = levels[k].spacing, area = means[k]
+            let s = levels[k].spacing, area = moments[k]
             let j = floorDiv(y, s)
             guard j >= area.y, j < area.maxY else { continue }
             let dy = Float(y - j * s)
@@ -415,12 +419,13 @@ public enum CoarseLoops {
             guard i0 < i1 else { continue }
             let base = (j - area.y) * area.width + (i0 - area.x), n = i1 - i0
             let ka = sums[k] + (i0 - c0), kb = sums[k] + cellCounts[k] + 1 + (i0 - c0)
-            let z = grids.m0[k] + base
+            let g = grids.grids[k]
+            let z = g[M.m.rawValue] + base, zx = g[M.x.rawValue] + base, zy = g[M.y.rawValue] + base
             for i in 0..<n { z[i] += ka[i] }
-            guard k > 0 else { continue }
-            let zx = grids.mx[k]! + base, zy = grids.my[k]! + base, zxy = grids.mxy[k]! + base
             for i in 0..<n { zx[i] += kb[i] }
             for i in 0..<n { zy[i] += dy * ka[i] }
+            guard k > 0 else { continue }
+            let zxy = g[M.xy.rawValue] + base
             for i in 0..<n { zxy[i] += dy * kb[i] }
         }
     }
@@ -438,90 +443,40 @@ public enum CoarseLoops {
                                  forEach: ForEach = serially) -> CoarseCascade.SeedGrids {
         let cells = zip(c.means, c.blurred).map { $0.height * $1.width }.max() ?? 0
         let across = Grid.Storage(floats: cells, from: .heap)
-        return withExtendedLifetime(across) {
-            CoarseCascade.SeedGrids(inner: inner ? seedGrid(c, inverted: false, across: across.base, forEach: forEach) : nil,
-                                    outer: outer ? seedGrid(c, inverted: true, across: across.base, forEach: forEach) : nil)
+        let sums = Cells(floats: c.moments.map { $0.width * $0.height }.max() ?? 0)
+        return withExtendedLifetime((across, sums)) {
+            CoarseCascade.SeedGrids(
+                inner: inner ? seedGrid(c, inverted: false, across: across.base, cells: sums, forEach: forEach) : nil,
+                outer: outer ? seedGrid(c, inverted: true, across: across.base, cells: sums, forEach: forEach) : nil)
         }
     }
 
-    /// One side's last blurred grid (`seedGrids`). Each level's cell means are made a row at a
-    /// time as its blur reads them (no grid of them is kept); `across` holds the widest blur's
-    /// pass across.
-    static func seedGrid(_ c: CoarseCascade, inverted: Bool, across: UnsafeMutablePointer<Float>,
+    /// One side's last blurred grid (`seedGrids`). Each level's cells' sums and first moments are
+    /// made into `cells` over its moments' cells, and its values a row at a time as its blur reads
+    /// them; `across` holds the widest blur's pass across.
+    static func seedGrid(_ c: CoarseCascade, inverted: Bool, across: UnsafeMutablePointer<Float>, cells: Cells,
                          forEach: ForEach) -> CoarseCascade.SeedGrid {
-        let (levels, means, blurred, m0, mx, my, mxy) = (c.levels, c.means, c.blurred, c.m0, c.mx, c.my, c.mxy)
+        let levels = c.levels
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
-            let s = levels[k].spacing, area = means[k], w = area.width
-            let cellArea = Float(s * s), half = Float(s) * Float(s - 1) / 2
             if k == 0 {
-                let sums = UnsafePointer(m0[0].base)
-                previous = blur(area, to: blurred[k], weights: levels[k].weights, across: across, forEach: forEach) { row, into in
-                    let line = sums + row * w
-                    for i in 0..<w {
-                        let sum = inverted ? cellArea - line[i] : line[i]
-                        into[i] = sum / cellArea
-                    }
-                    return UnsafePointer(into)
-                }
-                continue
+                firstCells(c, inverted: inverted, into: cells, forEach: forEach)
+            } else {
+                withExtendedLifetime(previous) { nextCells(c, level: k, parent: previous, inverted: inverted, into: cells, forEach: forEach) }
             }
+            let s = levels[k].spacing, area = c.means[k], w = area.width, mw = c.moments[k].width
             // Every divisor is a power of two: multiplying by its reciprocal gives the same bits.
-            let sFloat = Float(s), perBig = 1 / Float(2 * s), perBig2 = perBig * perBig, perCell = 1 / cellArea
-            // Where a cell's first pixel lies in its parent's interpolation cell: t0 across, v0 down.
-            let even = (1 + 2 * sFloat) / (4 * sFloat), odd = 1 / (4 * sFloat)
-            let z0 = UnsafePointer(m0[k].base), x0 = UnsafePointer(mx[k].base)
-            let y0 = UnsafePointer(my[k].base), xy0 = UnsafePointer(mxy[k].base)
-            let parent = UnsafePointer(previous.base), parentArea = previous.area
-            let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
-            // (The parent grid is read through `parent` until this level's blur is made.)
-            previous = withExtendedLifetime(previous) { columns.withUnsafeBufferPointer { t in
-                blur(area, to: blurred[k], weights: levels[k].weights, across: across, forEach: forEach) { row, out in
-                    let j = area.y + row
-                    let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
-                    let up = parent + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
-                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * w) { scratch in
-                        // Each cell's four parent values, laid out along the row, so that the loop
-                        // below reads only consecutive values (and vectorizes).
-                        let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
-                        @inline(__always) func gather(_ c: Int) {
-                            let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
-                            u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
-                        }
-                        // Cells come in pairs with the same parents: sixteen cells from eight
-                        // parents at a time, each stored twice (a first cell whose pair began
-                        // before the row, alone).
-                        var c = 0
-                        if w > 0, area.x & 1 == 0 { gather(0); c = 1 }
-                        while c + 16 <= w {
-                            let pi = (area.x + c - 1) >> 1
-                            let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)
-                            let e = mercurial_load8(down + pi), f = mercurial_load8(down + pi + 1)
-                            mercurial_store_interleaved8(u0 + c, a, a)
-                            mercurial_store_interleaved8(u1 + c, b, b)
-                            mercurial_store_interleaved8(d0 + c, e, e)
-                            mercurial_store_interleaved8(d1 + c, f, f)
-                            c += 16
-                        }
-                        while c < w { gather(c); c += 1 }
-                        let line = row * w
-                        for c in 0..<w {
-                            let n = line + c
-                            var z = z0[n], zx = x0[n], zy = y0[n], zxy = xy0[n]
-                            if inverted {
-                                z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
-                            }
-                            let c00 = u0[c], c10 = u1[c], c01 = d0[c], c11 = d1[c], t0 = t[c]
-                            let db = c10 - c00, dc = c01 - c00, dd = c11 - c10 - c01 + c00
-                            let sumT = t0 * z + zx * perBig, sumV = v0 * z + zy * perBig
-                            let sumTV = t0 * v0 * z + (t0 * zy + v0 * zx) * perBig + zxy * perBig2
-                            let value = (c00 * z + db * sumT + dc * sumV + dd * sumTV) * perCell
-                            out[c] = z == 0 ? 0 : value // no mask in the cell: its mean is 0
-                        }
-                    }
-                    return UnsafePointer(out)
+            let perCell = 1 / Float(s * s), perPair = 1 / Float(2 * s)
+            let (sum, mx, my) = (UnsafePointer(cells.sum), UnsafePointer(cells.x), UnsafePointer(cells.y))
+            previous = blur(area, to: c.blurred[k], weights: levels[k].weights, across: across, forEach: forEach) { row, into in
+                // Cell i of the row is cell (row + 1, i + 1) of the moments' grids.
+                let n = (row + 1) * mw + 1
+                let h = sum + n, x = mx + n, up = my + n - mw, down = my + n + mw
+                for i in 0..<w {
+                    into[i] = (h[i] - (x[i + 1] - x[i - 1]) * perPair - (down[i] - up[i]) * perPair) * perCell
                 }
-            } }
+                return UnsafePointer(into)
+            }
         }
         let last = levels.last!
         guard inverted, !last.fold.isEmpty else {
@@ -535,10 +490,120 @@ public enum CoarseLoops {
                                       fold: CoarseCascade.Fold(grid: folded, far: farBlocks(c)))
     }
 
+    /// Each cell's Σh and its first moments about its centre (Σh·(dx − (s − 1)/2), and down), over
+    /// a level's moments' cells (rows of their width), made level after level into the same memory.
+    final class Cells {
+        let storage: [Grid.Storage]
+        var sum: UnsafeMutablePointer<Float> { storage[0].base }
+        var x: UnsafeMutablePointer<Float> { storage[1].base }
+        var y: UnsafeMutablePointer<Float> { storage[2].base }
+        init(floats: Int) {
+            storage = (0..<3).map { _ in Grid.Storage(floats: floats, from: .heap) }
+        }
+    }
+
+    /// Level 0's cells: h is the mask (or 1 − mask).
+    static func firstCells(_ c: CoarseCascade, inverted: Bool, into cells: Cells, forEach: ForEach) {
+        typealias M = CoarseCascade.Moment
+        let area = c.moments[0], w = area.width, s = c.levels[0].spacing
+        let cellArea = Float(s * s), centre = Float(s - 1) / 2
+        let g = c.grids[0]
+        let (m0, mx, my) = (UnsafePointer(g[M.m.rawValue].base), UnsafePointer(g[M.x.rawValue].base),
+                            UnsafePointer(g[M.y.rawValue].base))
+        let (sum, x, y) = (cells.sum, cells.x, cells.y)
+        // (1 − m)'s moments about the centre are m's negated: a whole cell's are 0.
+        let sign: Float = inverted ? -1 : 1
+        withExtendedLifetime(g) {
+            forEach(area.height) { row in
+                for i in row * w..<(row + 1) * w {
+                    let m = m0[i]
+                    sum[i] = inverted ? cellArea - m : m
+                    x[i] = sign * (mx[i] - centre * m)
+                    y[i] = sign * (my[i] - centre * m)
+                }
+            }
+        }
+    }
+
+    /// Level k's cells (k ≥ 1): h is the mask times the parent's blurred grid read back bilinearly,
+    /// over the parent's interpolation cell each cell lies in.
+    static func nextCells(_ c: CoarseCascade, level k: Int, parent: Grid, inverted: Bool, into cells: Cells,
+                          forEach: ForEach) {
+        typealias M = CoarseCascade.Moment
+        let area = c.moments[k], w = area.width, s = c.levels[k].spacing
+        let sFloat = Float(s), cellArea = Float(s * s), centre = Float(s - 1) / 2
+        // Σ dx over a cell's dx = 0 ..< s, and Σ dx² over a row of it divided by s.
+        let half = sFloat * Float(s - 1) / 2, square = Float((s - 1) * (2 * s - 1)) / 6
+        let p = 1 / Float(2 * s), p2 = p * p
+        // Where a cell's first pixel lies in its parent's interpolation cell: t0 across, v0 down.
+        let even = (1 + 2 * sFloat) / (4 * sFloat), odd = 1 / (4 * sFloat)
+        let g = c.grids[k]
+        let (m0, mx, my, mxy) = (UnsafePointer(g[M.m.rawValue].base), UnsafePointer(g[M.x.rawValue].base),
+                                 UnsafePointer(g[M.y.rawValue].base), UnsafePointer(g[M.xy.rawValue].base))
+        let up0 = UnsafePointer(parent.base), parentArea = parent.area
+        let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
+        let (sum, xOut, yOut) = (cells.sum, cells.x, cells.y)
+        withExtendedLifetime(g) { columns.withUnsafeBufferPointer { t in
+            forEach(area.height) { row in
+                let j = area.y + row
+                let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
+                let up = up0 + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * w) { scratch in
+                    // Each cell's four parent values, laid out along the row, so that the loop
+                    // below reads only consecutive values (and vectorizes).
+                    let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
+                    @inline(__always) func gather(_ c: Int) {
+                        let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
+                        u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
+                    }
+                    // Cells come in pairs with the same parents: sixteen cells from eight
+                    // parents at a time, each stored twice (a first cell whose pair began
+                    // before the row, alone).
+                    var c = 0
+                    if w > 0, area.x & 1 == 0 { gather(0); c = 1 }
+                    while c + 16 <= w {
+                        let pi = (area.x + c - 1) >> 1
+                        let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)
+                        let e = mercurial_load8(down + pi), f = mercurial_load8(down + pi + 1)
+                        mercurial_store_interleaved8(u0 + c, a, a)
+                        mercurial_store_interleaved8(u1 + c, b, b)
+                        mercurial_store_interleaved8(d0 + c, e, e)
+                        mercurial_store_interleaved8(d1 + c, f, f)
+                        c += 16
+                    }
+                    while c < w { gather(c); c += 1 }
+                    let line = row * w
+                    let (zs, xs, ys, xys) = (m0 + line, mx + line, my + line, mxy + line)
+                    let (sums, xOuts, yOuts) = (sum + line, xOut + line, yOut + line)
+                    for c in 0..<w {
+                        var z = zs[c], zx = xs[c], zy = ys[c], zxy = xys[c]
+                        if inverted {
+                            z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
+                        }
+                        // The field over the cell from its first pixel: f + fx·dx + fy·dy + fxy·dx·dy.
+                        let c00 = u0[c], t0 = t[c]
+                        let db = u1[c] - c00, dc = d0[c] - c00, dd = d1[c] - u1[c] - dc
+                        let f = c00 + t0 * db + v0 * (dc + t0 * dd)
+                        let fx = (db + v0 * dd) * p, fy = (dc + t0 * dd) * p, fxy = dd * p2
+                        // Σm·dx² and Σm·dy² as if the cell's mask were spread evenly along its rows
+                        // and columns (exact where it is): only the field's slope weighs them.
+                        let h = f * z + fx * zx + fy * zy + fxy * zxy
+                        let hx = f * zx + fx * square * z + fy * zxy + fxy * square * zy
+                        let hy = f * zy + fx * zxy + fy * square * z + fxy * square * zx
+                        // No mask in the cell: nothing (+0, whatever the parent's values).
+                        sums[c] = z == 0 ? 0 : h
+                        xOuts[c] = z == 0 ? 0 : hx - centre * h
+                        yOuts[c] = z == 0 ? 0 : hy - centre * h
+                    }
+                }
+            }
+        } }
+    }
+
     /// The blocks (`FarBlocks`) wholly inside the last level's cells whose mask is all 0: a cell's
     /// Σm is 0 only then (its values are never negative).
     static func farBlocks(_ c: CoarseCascade) -> FarBlocks {
-        let cells = c.means.last!, grid = c.m0.last!
+        let cells = c.moments.last!, grid = c.grids.last![CoarseCascade.Moment.m.rawValue]
         let per = FarBlocks.size / c.levels.last!.spacing // cells a block spans each way
         precondition(per == 4) // (the last level's spacing is 2)
         let bx0 = floorDiv(cells.x + per - 1, per), by0 = floorDiv(cells.y + per - 1, per)

@@ -38,9 +38,6 @@ public enum BevelStyle: Int, CaseIterable, Sendable {
     /// Whether the style reaches outside the shape.
     public var reachesOutside: Bool { self != .inner }
 
-    /// Whether the style's two sides are each of width R/2 (emboss and pillow).
-    public var hasHalfSides: Bool { self == .emboss || self == .pillow }
-
     /// Below this the ring's coverage is 0: under half a step of 8-bit alpha, so an 8-bit export looks
     /// the same, and no faint alpha is left far from the shapes (Alpha to Selection and autocrop see
     /// the shape and its ring; shading skips those pixels).
@@ -59,16 +56,9 @@ public struct HeightFieldParameters: Sendable, Equatable {
     public static let maximumRadius: Double = 250
     /// Core Image's Gaussians are truncated at this many σ (the tail left out is < 5e-4)...
     public static let truncation: Double = 3.5
-    /// ...and, from a size of minimumCoarseSigma on, those of σ ≥ wideSigma made at full resolution
-    /// at this many: there the tails left out add up to most of the distance to the reference.
-    public static let wideTruncation: Double = 4
-    public static let wideSigma: Double = 6
 
     /// Soften beyond this is clamped (Photoshop's largest is 16 px).
     public static let maximumSoften: Double = 16
-
-    /// A side's: the coarse levels' ratio of the style it is a side of (nil: the style's own).
-    private var sideRatio: Double?
 
     public init(radius: Double, profile: BevelProfile = .coreImage, style: BevelStyle = .inner, soften: Double = 0) {
         self.radius = radius
@@ -87,7 +77,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
     /// coarsest such grid, as the cascade's large levels are (nil: at full resolution).
     public var softenLevel: CoarseLevel? {
         let s = Self.spacing(sigma: effectiveSoften, ratio: Self.softenRatio)
-        return softenTaps > 0 && s >= 2 ? CoarseLevel(sigma: effectiveSoften, spacing: s, readBack: 1.0 / 3) : nil
+        return softenTaps > 0 && s >= 2 ? CoarseLevel(sigma: effectiveSoften, spacing: s, readBack: 1.0 / 3, firstMoments: false) : nil
     }
 
     /// How many pixels around an output pixel the soften reads (an upper bound on the grid's,
@@ -99,9 +89,7 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
     /// The profile's parameters for one side of a style: the inner profile at width `radius`.
     public func side(radius r: Double) -> HeightFieldParameters {
-        var side = HeightFieldParameters(radius: r, profile: profile)
-        side.sideRatio = levelRatio
-        return side
+        HeightFieldParameters(radius: r, profile: profile)
     }
 
     /// The width of each side the style uses: R for inner and outer, R/2 for emboss and pillow.
@@ -145,28 +133,20 @@ public struct HeightFieldParameters: Sendable, Equatable {
         }
     }
 
-    /// From a radius of minimumCoarseSigma on, every level with levelRatio pixels of σ or more per
+    /// From a radius of minimumCoarseSigma on, every level with coarseRatio pixels of σ or more per
     /// cell of a grid of spacing 2 is made on the coarsest such grid (see `CoarseCascade`); the
     /// smaller ones, and every level of smaller radii (the default sizes'), at full resolution.
-    /// A cell's mean leaves out where in the cell its mass lies: an error of up to half the spacing
-    /// times the Gaussian's steepest slope where a shape's edge crosses a cell, falling as the square
-    /// of the ratio. 7.5 keeps the inner and outer styles within 1e-3 of the reference wherever the
+    /// The cells' values take in where in each cell its mass lies (their first moments), so an edge
+    /// crossing a cell costs little: every style keeps within 1e-3 of the reference wherever the
     /// shapes lie on the grids (see docs/operations.md).
-    public static let coarseRatio: Double = 7.5
-    /// Emboss's and pillow's: their two sides pay for each full-resolution level twice, so they keep
-    /// half the ratio, for speed at large sizes, and lie further from the reference where an edge
-    /// crosses a cell (see docs/operations.md).
-    public static let halfSidesRatio: Double = 3.75
+    public static let coarseRatio: Double = 2.5
     public static let minimumCoarseSigma: Double = 12
     /// A coarse soften's σ per cell: more than the cascade's, as its grid is read back as it is, with
     /// no finer levels after it (the spline's and the box's share of the blur stays small).
     public static let softenRatio: Double = 6
 
-    /// σ per cell of these parameters' coarse levels.
-    public var levelRatio: Double { sideRatio ?? (style.hasHalfSides ? Self.halfSidesRatio : Self.coarseRatio) }
-
-    /// The spacing of the grid level σ of these parameters is made on.
-    func levelSpacing(_ sigma: Double) -> Int { Self.spacing(sigma: sigma, ratio: levelRatio) }
+    /// The spacing of the grid level σ of the cascade is made on.
+    func levelSpacing(_ sigma: Double) -> Int { Self.spacing(sigma: sigma, ratio: Self.coarseRatio) }
 
     /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / ratio (1: at full
     /// resolution).
@@ -218,27 +198,17 @@ public struct HeightFieldParameters: Sendable, Equatable {
     public var streamHalo: Int {
         guard isPlainInner else { return side(radius: sideRadius).streamHalo + softenReach }
         guard profile == .coreImage, !returnsMask else { return halo }
-        return fineSigmas.reduce(0) { $0 + levelTaps($1) }
+        return fineSigmas.reduce(0) { $0 + Self.taps(sigma: $1) }
     }
 
     /// The weights of the Core Image levels made at full resolution.
-    public var fineWeights: [[Float]] { fineSigmas.map { Gaussian.weights(sigma: $0, taps: levelTaps($0)) } }
-
-    /// The one-sided width of full-resolution level σ: cut at wideTruncation σ from a size of
-    /// minimumCoarseSigma on when σ ≥ wideSigma (so the default sizes keep their pixels), else at
-    /// truncation σ.
-    func levelTaps(_ sigma: Double) -> Int {
-        let first = cascade.effectiveRadius
-        let wide = profile == .coreImage && first >= Self.minimumCoarseSigma && sigma >= Self.wideSigma
-        return Int((sigma * (wide ? Self.wideTruncation : Self.truncation)).rounded(.up))
-    }
+    public var fineWeights: [[Float]] { fineSigmas.map { Gaussian.weights(sigma: $0, taps: Self.taps(sigma: $0)) } }
 
     /// The one-sided width of the truncated Gaussian for σ.
     public static func taps(sigma: Double) -> Int {
         Int((sigma * truncation).rounded(.up))
     }
 }
-
 
 /// The entry points the plug-in calls, in whichever build suits the CPU (both builds conform).
 public protocol HeightFieldKernel {
