@@ -23,6 +23,12 @@ static inline __attribute__((always_inline)) mercurial_float8 mercurial_load8(co
     return v;
 }
 
+// Whether any of eight floats differs from `value` (−0 and +0 are equal): one compare and the
+// lanes' sign bits. Swift's vector compare became a mask built lane by lane before its reduction.
+static inline __attribute__((always_inline)) int mercurial_any_not8(mercurial_float8 v, float value) {
+    return __builtin_reduce_or(v != value) != 0;
+}
+
 // Sixteen square roots, or quotients, as vector instructions (two AVX registers: two independent
 // chains of operations side by side). Swift's SIMD square root and division take each lane on its
 // own and leave the optimizer to regroup them, which it did in SSE halves, on the AVX build too; a C

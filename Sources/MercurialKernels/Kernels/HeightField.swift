@@ -1,3 +1,4 @@
+import CVector
 import Glibc
 #if MERCURIAL_KERNELS_V3
 import MercurialKernels // the types below are compiled once, in MercurialKernels; this copy is the x86-64-v3 loops
@@ -398,7 +399,7 @@ public enum HeightField {
         }
         func readInverted(_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) {
             readMask(first, count, into)
-            for i in 0..<(count * w) { into[i] = 1 - sanitizedMask(into[i]) }
+            invertMask(into, count: count * w)
         }
         // Emboss and pillow combine into the inner side's rows, in place; the outer style into a
         // row of its own when a soften takes each.
@@ -425,26 +426,60 @@ public enum HeightField {
         return (soft > 0 ? finishSoften() : combined, coverage)
     }
 
-    /// One row of a style's height from its sides' rows (see `BevelStyle`).
+    /// `count` mask values made 1 − the sanitized mask (`sanitizedMask`), in place.
+    static func invertMask(_ m: UnsafeMutablePointer<Float>, count: Int) {
+        let one = V4(repeating: 1), zero = V4()
+        var x = 0
+        while x + V4.scalarCount <= count {
+            let v = vload(m + x)
+            var r = vmin(v, one)
+            r.replace(with: zero, where: .!(v .> zero)) // as `sanitizedMask`: NaN and −0 land on 0
+            UnsafeMutableRawPointer(m + x).storeBytes(of: one - r, as: V4.self)
+            x += V4.scalarCount
+        }
+        while x < count { m[x] = 1 - sanitizedMask(m[x]); x += 1 }
+    }
+
+    /// One row of a style's height from its sides' rows (see `BevelStyle`), eight values at a time
+    /// with the scalar tail's arithmetic (the same bits).
     @inline(__always)
     static func combineRow(_ style: BevelStyle, inner: UnsafePointer<Float>?, outer: UnsafePointer<Float>?,
                            into row: UnsafeMutablePointer<Float>, count: Int) {
+        @inline(__always) func each(_ vector: (Int) -> V4, _ scalar: (Int) -> Float) {
+            var x = 0
+            while x + V4.scalarCount <= count {
+                UnsafeMutableRawPointer(row + x).storeBytes(of: vector(x), as: V4.self)
+                x += V4.scalarCount
+            }
+            while x < count { row[x] = scalar(x); x += 1 }
+        }
+        let one = V4(repeating: 1), half = V4(repeating: 0.5)
         switch style {
         case .inner: row.update(from: inner!, count: count)
-        case .outer: for x in 0..<count { row[x] = 1 - outer![x] }
-        case .emboss: for x in 0..<count { row[x] = 0.5 * inner![x] + 0.5 * (1 - outer![x]) }
-        case .pillow: for x in 0..<count { row[x] = inner![x] + outer![x] }
+        case .outer: each({ one - vload(outer! + $0) }, { 1 - outer![$0] })
+        case .emboss: each({ half * vload(inner! + $0) + half * (one - vload(outer! + $0)) },
+                           { 0.5 * inner![$0] + 0.5 * (1 - outer![$0]) })
+        case .pillow: each({ vload(inner! + $0) + vload(outer! + $0) }, { inner![$0] + outer![$0] })
         }
     }
 
     /// One row of an outside style's coverage, min(1, W·(1 − outer)) and 0 below the floor, from
-    /// the outer side's row.
+    /// the outer side's row (whose values are finite).
     @inline(__always)
     static func coverageRow(outer: UnsafePointer<Float>, width: Float, into row: UnsafeMutablePointer<Float>, count: Int) {
         let floor = BevelStyle.coverageFloor
-        for x in 0..<count {
+        let one = V4(repeating: 1), zero = V4(), w = V4(repeating: width), below = V4(repeating: floor)
+        var x = 0
+        while x + V4.scalarCount <= count {
+            var c = vmin(w * (one - vload(outer + x)), one)
+            c.replace(with: zero, where: c .< below)
+            UnsafeMutableRawPointer(row + x).storeBytes(of: c, as: V4.self)
+            x += V4.scalarCount
+        }
+        while x < count {
             let c = min(1, width * (1 - outer[x]))
             row[x] = c < floor ? 0 : c
+            x += 1
         }
     }
 
@@ -800,7 +835,8 @@ public enum HeightField {
         defer { far?.deallocate() }
         var received = [Int](repeating: 0, count: weights.count)
         for j in 0..<h {
-            fetch(through: min(j + radii[0], h - 1))
+            // (A batch every readBatch rows: the call, which retains what it captures, only then.)
+            if fetched <= min(j + radii[0], h - 1) { fetch(through: min(j + radii[0], h - 1)) }
             var rowIndex = j
             var src = UnsafePointer(cascade.maskRow(j))
             if let seed {
@@ -1120,10 +1156,10 @@ public enum HeightField {
             var r = vmin(v, one)
             r.replace(with: zero, where: .!(v .> zero)) // NaN fails `> 0` and lands on 0, as does −0
             UnsafeMutableRawPointer(m + x).storeBytes(of: r, as: V4.self)
-            let any = anyLane(r .!= zero)
+            let any = mercurial_any_not8(r, 0) != 0
             occupied.append(any)
             // (Only asked of chunks with something in them: most of a text layer's have not.)
-            full.append(any && !anyLane(r .!= one))
+            full.append(any && mercurial_any_not8(r, 1) == 0)
             x += Chunks.width
         }
         if x < count {
