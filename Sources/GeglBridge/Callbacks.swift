@@ -75,6 +75,9 @@ private let cachedRegionCallback: @convention(c) (OperationPointer?, UnsafePoint
     op, roi in
     guard let op, let cached = registration(of: raw(op)).cachedRegion else { return roi?.pointee ?? GeglRectangle() }
     let region = cached(context(op), roiRect(roi))
+    // A node that keeps no cache writes into a buffer of just the region (read as 0 beyond it):
+    // no tile to complete, and no rows made twice where GEGL's own chunks of a render meet.
+    guard nodeKeepsCache(op) else { return region.gegl }
     guard !region.isEmpty, !region.isInfinite, let config = gegl_config() else { return region.gegl }
     // Why the raw pointer: gegl_config returns GEGL's own GeglConfig object, not ours to free.
     let tileWidth = max(1, intGObjectProperty(UnsafeMutableRawPointer(config), "tile-width"))
@@ -84,6 +87,19 @@ private let cachedRegionCallback: @convention(c) (OperationPointer?, UnsafePoint
     let extent = Rect(gegl_operation_get_bounding_box(op))
     if !extent.isEmpty { tiles = tiles.intersection(extent) }
     return tiles.union(region).gegl
+}
+
+/// Whether GEGL keeps the node's results in its cache: its cache-policy (AUTO 0, NEVER 1, ALWAYS
+/// 2), and with AUTO its dont-cache (every op with a get_cached_region asks for a cache).
+private func nodeKeepsCache(_ op: OperationPointer) -> Bool {
+    guard let node = op.pointee.node else { return true }
+    // Why the raw pointer: a GeglNode is a GObject; both are its own properties (read as ints).
+    let object = UnsafeMutableRawPointer(node)
+    switch intGObjectProperty(object, "cache-policy") {
+    case 1: return false
+    case 2: return true
+    default: return intGObjectProperty(object, "dont-cache") == 0
+    }
 }
 
 /// What a change on a pad makes stale. A change of the aux image (read whole) touches every output

@@ -314,6 +314,42 @@ public final class Graph {
         return (Int(c.x), Int(c.y), Int(c.width), Int(c.height))
     }
 
+    /// The nodes inside `node` (a meta operation's children) running `operation`.
+    public func children(_ node: Node, running operation: String) -> [Node] {
+        var found: [Node] = []
+        var item = gegl_node_get_children(node.node)
+        let list = item
+        while let link = item {
+            // Why the cast: the list holds GeglNode pointers as untyped data.
+            if let child = link.pointee.data.map({ OpaquePointer($0) }),
+               let name = gegl_node_get_operation(child), String(cString: name) == operation {
+                found.append(Node(node: child))
+            }
+            item = link.pointee.next
+        }
+        g_slist_free(list)
+        return found
+    }
+
+    /// A property of the node itself (not of its operation), e.g. "cache-policy", as an int.
+    public func nodeProperty(_ node: Node, _ name: String) -> Int {
+        var v = GValue()
+        g_value_init(&v, Fundamental.int) // an enum or a boolean reads as one
+        defer { g_value_unset(&v) }
+        // Why the cast: a GeglNode is a GObject; its own properties are read with g_object_get_property.
+        g_object_get_property(UnsafeMutableRawPointer(node.node).assumingMemoryBound(to: GObject.self), name, &v)
+        return Int(g_value_get_int(&v))
+    }
+
+    /// Sets a property of the node itself, e.g. "cache-policy" (an int, an enum or a boolean).
+    public func setNodeProperty(_ node: Node, _ name: String, _ number: Int) {
+        var v = GValue()
+        g_value_init(&v, Fundamental.int) // turned into the property's own type
+        defer { g_value_unset(&v) }
+        g_value_set_int(&v, gint(number))
+        g_object_set_property(UnsafeMutableRawPointer(node.node).assumingMemoryBound(to: GObject.self), name, &v)
+    }
+
     /// Renders `rect` of `node` into an array of floats in `format`.
     public func render(_ node: Node, x: Int, y: Int, width: Int, height: Int, format: String, components: Int) -> [Float] {
         var r = GeglRectangle(x: gint(x), y: gint(y), width: gint(width), height: gint(height))

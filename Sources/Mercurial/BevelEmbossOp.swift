@@ -170,6 +170,10 @@ enum BevelEmbossOp: MetaOperation {
         let depth = (p.direction == .up ? 1 : -1) * p.depth / 10
         graph.set(heights, \HeightFieldControls.style, p.style.heights)
         graph.set(heights, \HeightFieldControls.profile, profile)
+        let policy = HeightFieldEngine.cachePolicy(HeightFieldParameters(radius: p.size, profile: profile, style: p.style.heights,
+                                                                         soften: p.soften))
+        graph.setNode(heights, "cache-policy", policy)
+        graph.setNode(metal.surface, "cache-policy", policy)
         graph.set(shade, \BevelShadeControls.depth, depth)
         graph.set(shade, \BevelShadeControls.insideOnly, p.style == .inner || p.style == .stroke)
         graph.setColor(strokeFill, "value", p.strokeColor)

@@ -117,7 +117,10 @@ enum LiquidMetalOp: MetaOperation {
     /// technique's profile onto the height field; the depth, signed by the direction, onto the shading.
     static func update(_ graph: MetaGraph, _ p: Properties) {
         guard let metal = MetalSurface.find(in: graph) else { return }
-        graph.set(metal.surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
+        let profile = p.technique.profile ?? p.profile
+        graph.set(metal.surface, \ShadedMaskControls.height.profile, profile)
+        graph.setNode(metal.surface, "cache-policy", HeightFieldEngine.cachePolicy(
+            HeightFieldParameters(radius: p.radius, profile: profile, style: p.style, soften: p.soften)))
         graph.set(metal.surface, \ShadedMaskControls.shading.scale, p.direction == .up ? p.relief : -p.relief)
         p.preset.look.light(metal.sphere, in: graph, hueShift: p.hueShift, brightness: p.brightness,
                             keyLight: p.customLight ? (p.lightAngle, p.lightAltitude) : nil)

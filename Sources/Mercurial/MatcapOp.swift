@@ -67,7 +67,10 @@ enum MatcapOp: MetaOperation {
     /// (the file's picture, or the sphere) onto its aux pad.
     static func update(_ graph: MetaGraph, _ p: Properties) {
         guard let metal = MetalSurface.find(in: graph) else { return }
-        graph.set(metal.surface, \ShadedMaskControls.height.profile, p.technique.profile ?? p.profile)
+        let profile = p.technique.profile ?? p.profile
+        graph.set(metal.surface, \ShadedMaskControls.height.profile, profile)
+        graph.setNode(metal.surface, "cache-policy", HeightFieldEngine.cachePolicy(
+            HeightFieldParameters(radius: p.radius, profile: profile, style: p.style, soften: p.soften)))
         p.look.look.light(metal.sphere, in: graph)
         graph.connectImageFile(p.source == .file ? p.file : "", to: metal.surface, pad: "aux", fallback: metal.sphere)
     }

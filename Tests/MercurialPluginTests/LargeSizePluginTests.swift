@@ -112,6 +112,42 @@ final class LargeSizePluginTests: PluginTestCase {
         }
     }
 
+    /// A node that keeps no cache computes just the region asked: only a cache's region is widened
+    /// to whole tiles (which GEGL's own chunks of a render would compute twice where they meet).
+    func testNodesWithoutACacheComputeJustTheRegion() {
+        Gegl.configure("tile-width", 128)
+        Gegl.configure("tile-height", 64)
+        for op in ["mercurial:shaded-material-from-mask", "mercurial:height-field-from-mask"] {
+            let g = Graph()
+            let src = g.add("gegl:buffer-source", ["buffer": .buffer(layer())])
+            let node = g.add(op, ["radius": .double(8)])
+            g.link(src, node)
+            g.setNodeProperty(node, "cache-policy", 1) // GEGL_CACHE_POLICY_NEVER
+            _ = g.boundingBox(node)
+            let c = g.cachedRegion(node, x: 30, y: 20, width: 17, height: 23)
+            XCTAssertTrue(c == (30, 20, 17, 23), "\(op): \(c)")
+        }
+    }
+
+    /// The metal ops give their heights' children a cache only where they share their halo (a
+    /// large size); at a small size none, so that each region is computed once.
+    func testMetalOpsCacheTheirHeightsOnlyAtLargeSizes() {
+        for (op, key) in [("mercurial:liquid-metal", "radius"), ("mercurial:matcap", "radius"), ("mercurial:bevel-emboss", "size")] {
+            let g = Graph()
+            let node = g.add(op)
+            let children = g.children(node, running: "mercurial:shaded-material-from-mask")
+                + g.children(node, running: "mercurial:height-field-from-mask")
+            XCTAssertFalse(children.isEmpty, op)
+            // The default size, then a large one, then back on the same node.
+            for (size, policy) in [(nil, 1), (250.0, 0), (8.0, 1)] {
+                if let size { g.set(node, key, .double(size)) }
+                for child in children {
+                    XCTAssertEqual(g.nodeProperty(child, "cache-policy"), policy, "\(op) \(key) \(size ?? 0)")
+                }
+            }
+        }
+    }
+
     /// A region large enough to be made in several whole windows of exact distances is shared out
     /// among threads in those windows' blocks: the same pixels whatever the blocks. (3000 × 2000 at
     /// 250 px: one thread takes three columns of one block, two threads two columns of two.)
