@@ -89,15 +89,15 @@ private let cachedRegionCallback: @convention(c) (OperationPointer?, UnsafePoint
     return tiles.union(region).gegl
 }
 
-/// Whether GEGL keeps the node's results in its cache: its cache-policy (AUTO 0, NEVER 1, ALWAYS
-/// 2), and with AUTO its dont-cache (every op with a get_cached_region asks for a cache).
+/// Whether GEGL keeps the node's results in its cache: its cache-policy, and with AUTO its
+/// dont-cache (every op with a get_cached_region asks for a cache).
 private func nodeKeepsCache(_ op: OperationPointer) -> Bool {
     guard let node = op.pointee.node else { return true }
     // Why the raw pointer: a GeglNode is a GObject; both are its own properties (read as ints).
     let object = UnsafeMutableRawPointer(node)
-    switch intGObjectProperty(object, "cache-policy") {
-    case 1: return false
-    case 2: return true
+    switch UInt32(truncatingIfNeeded: intGObjectProperty(object, "cache-policy")) {
+    case GEGL_CACHE_POLICY_NEVER.rawValue: return false
+    case GEGL_CACHE_POLICY_ALWAYS.rawValue: return true
     default: return intGObjectProperty(object, "dont-cache") == 0
     }
 }

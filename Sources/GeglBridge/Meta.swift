@@ -181,6 +181,23 @@ public final class MetaGraph: @unchecked Sendable {
         gegl_node_set_property(target.node, property, &value)
     }
 
+    /// GEGL's cache-policy of a node: AUTO (a cache where the op asks for one), NEVER, ALWAYS.
+    public enum CachePolicy: Int {
+        case auto, never, always
+        var gegl: GeglCachePolicy {
+            switch self {
+            case .auto: GEGL_CACHE_POLICY_AUTO
+            case .never: GEGL_CACHE_POLICY_NEVER
+            case .always: GEGL_CACHE_POLICY_ALWAYS
+            }
+        }
+    }
+
+    /// Sets a node's cache-policy.
+    public func setCachePolicy(_ target: GraphNode, _ policy: CachePolicy) {
+        setNode(target, "cache-policy", Int(policy.gegl.rawValue))
+    }
+
     /// Sets a property of the node itself (not of its operation), e.g. "cache-policy".
     public func setNode(_ target: GraphNode, _ property: String, _ number: Int) {
         // Why the cast: a GeglNode is a GObject; its own properties are set with g_object_set_property.

@@ -172,8 +172,8 @@ enum BevelEmbossOp: MetaOperation {
         graph.set(heights, \HeightFieldControls.profile, profile)
         let policy = HeightFieldEngine.cachePolicy(HeightFieldParameters(radius: p.size, profile: profile, style: p.style.heights,
                                                                          soften: p.soften))
-        graph.setNode(heights, "cache-policy", policy)
-        graph.setNode(metal.surface, "cache-policy", policy)
+        graph.setCachePolicy(heights, policy)
+        graph.setCachePolicy(metal.surface, policy)
         graph.set(shade, \BevelShadeControls.depth, depth)
         graph.set(shade, \BevelShadeControls.insideOnly, p.style == .inner || p.style == .stroke)
         graph.setColor(strokeFill, "value", p.strokeColor)

@@ -119,7 +119,7 @@ enum LiquidMetalOp: MetaOperation {
         guard let metal = MetalSurface.find(in: graph) else { return }
         let profile = p.technique.profile ?? p.profile
         graph.set(metal.surface, \ShadedMaskControls.height.profile, profile)
-        graph.setNode(metal.surface, "cache-policy", HeightFieldEngine.cachePolicy(
+        graph.setCachePolicy(metal.surface, HeightFieldEngine.cachePolicy(
             HeightFieldParameters(radius: p.radius, profile: profile, style: p.style, soften: p.soften)))
         graph.set(metal.surface, \ShadedMaskControls.shading.scale, p.direction == .up ? p.relief : -p.relief)
         p.preset.look.light(metal.sphere, in: graph, hueShift: p.hueShift, brightness: p.brightness,

@@ -69,7 +69,7 @@ enum MatcapOp: MetaOperation {
         guard let metal = MetalSurface.find(in: graph) else { return }
         let profile = p.technique.profile ?? p.profile
         graph.set(metal.surface, \ShadedMaskControls.height.profile, profile)
-        graph.setNode(metal.surface, "cache-policy", HeightFieldEngine.cachePolicy(
+        graph.setCachePolicy(metal.surface, HeightFieldEngine.cachePolicy(
             HeightFieldParameters(radius: p.radius, profile: profile, style: p.style, soften: p.soften)))
         p.look.look.light(metal.sphere, in: graph)
         graph.connectImageFile(p.source == .file ? p.file : "", to: metal.surface, pad: "aux", fallback: metal.sphere)

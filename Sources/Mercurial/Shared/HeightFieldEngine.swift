@@ -95,10 +95,10 @@ enum HeightFieldEngine {
     }
 
     /// The cache-policy a metal op gives its child that makes heights with `p`: GEGL's own choice
-    /// (AUTO, 0: a cache, every op with a cached region has one) where it shares its halo, else none
-    /// (NEVER, 1). A node with a cache computes whole tiles of it (see GeglBridge's cached region),
-    /// which GEGL's chunks of a render then compute twice where they meet.
-    static func cachePolicy(_ p: HeightFieldParameters) -> Int { sharesItsHalo(p) ? 0 : 1 }
+    /// (a cache: every op with a cached region has one) where it shares its halo, else none. A node
+    /// with a cache computes whole tiles of it (see GeglBridge's cached region), which GEGL's chunks
+    /// of a render then compute twice where they meet.
+    static func cachePolicy(_ p: HeightFieldParameters) -> MetaGraph.CachePolicy { sharesItsHalo(p) ? .auto : .never }
 
     static func cachedRegion(_ p: HeightFieldParameters, bounds: Rect?, roi: Rect) -> Rect {
         guard sharesItsHalo(p), let bounds, !bounds.isEmpty, !bounds.isInfinite, !roi.isEmpty, !roi.isInfinite

@@ -101,7 +101,7 @@ struct MetalSurface {
         let sphere = graph.add("mercurial:hemisphere-light-render")
         graph.connect(sphere, to: surface, pad: "aux")
         // The surface reads the whole sphere for every region it shades: keep it rendered.
-        graph.setNode(sphere, "cache-policy", 2) // GEGL_CACHE_POLICY_ALWAYS
+        graph.setCachePolicy(sphere, .always)
         graph.name(sphere, "sphere")
         graph.name(surface, "surface")
         return MetalSurface(surface: surface, sphere: sphere)

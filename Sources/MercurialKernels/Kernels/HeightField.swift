@@ -836,7 +836,8 @@ public enum HeightField {
         var received = [Int](repeating: 0, count: weights.count)
         for j in 0..<h {
             // (A batch every readBatch rows: the call, which retains what it captures, only then.)
-            if fetched <= min(j + radii[0], h - 1) { fetch(through: min(j + radii[0], h - 1)) }
+            let needed = min(j + radii[0], h - 1)
+            if fetched <= needed { fetch(through: needed) }
             var rowIndex = j
             var src = UnsafePointer(cascade.maskRow(j))
             if let seed {
