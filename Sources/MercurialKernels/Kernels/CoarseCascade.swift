@@ -443,39 +443,60 @@ public enum CoarseLoops {
                                  forEach: ForEach = serially) -> CoarseCascade.SeedGrids {
         let cells = zip(c.means, c.blurred).map { $0.height * $1.width }.max() ?? 0
         let across = Grid.Storage(floats: cells, from: .heap)
-        let sums = Cells(floats: c.moments.map { $0.width * $0.height }.max() ?? 0)
-        return withExtendedLifetime((across, sums)) {
+        return withExtendedLifetime(across) {
             CoarseCascade.SeedGrids(
-                inner: inner ? seedGrid(c, inverted: false, across: across.base, cells: sums, forEach: forEach) : nil,
-                outer: outer ? seedGrid(c, inverted: true, across: across.base, cells: sums, forEach: forEach) : nil)
+                inner: inner ? seedGrid(c, inverted: false, across: across.base, forEach: forEach) : nil,
+                outer: outer ? seedGrid(c, inverted: true, across: across.base, forEach: forEach) : nil)
         }
     }
 
-    /// One side's last blurred grid (`seedGrids`). Each level's cells' sums and first moments are
-    /// made into `cells` over its moments' cells, and its values a row at a time as its blur reads
-    /// them; `across` holds the widest blur's pass across.
-    static func seedGrid(_ c: CoarseCascade, inverted: Bool, across: UnsafeMutablePointer<Float>, cells: Cells,
+    /// Rows of values a band of a level's pass across makes at a time.
+    static let cellBand = 32
+
+    /// One side's last blurred grid (`seedGrids`). Each level's pass across takes bands of rows,
+    /// each with its cells' sums and first moments in scratch of its own, a row at a time, and
+    /// its values from them; `across` holds the widest pass.
+    static func seedGrid(_ c: CoarseCascade, inverted: Bool, across: UnsafeMutablePointer<Float>,
                          forEach: ForEach) -> CoarseCascade.SeedGrid {
         let levels = c.levels
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
-            if k == 0 {
-                firstCells(c, inverted: inverted, into: cells, forEach: forEach)
-            } else {
-                withExtendedLifetime(previous) { nextCells(c, level: k, parent: previous, inverted: inverted, into: cells, forEach: forEach) }
-            }
             let s = levels[k].spacing, area = c.means[k], w = area.width, mw = c.moments[k].width
             // Every divisor is a power of two: multiplying by its reciprocal gives the same bits.
             let perCell = 1 / Float(s * s), perPair = 1 / Float(2 * s)
-            let (sum, mx, my) = (UnsafePointer(cells.sum), UnsafePointer(cells.x), UnsafePointer(cells.y))
-            previous = blur(area, to: c.blurred[k], weights: levels[k].weights, across: across, forEach: forEach) { row, into in
-                // Cell i of the row is cell (row + 1, i + 1) of the moments' grids.
-                let n = (row + 1) * mw + 1
-                let h = sum + n, x = mx + n, up = my + n - mw, down = my + n + mw
-                for i in 0..<w {
-                    into[i] = (h[i] - (x[i + 1] - x[i - 1]) * perPair - (down[i] - up[i]) * perPair) * perCell
+            let parent = previous
+            previous = withExtendedLifetime(parent) {
+                blur(area, to: c.blurred[k], weights: levels[k].weights, across: across, forEach: forEach,
+                     band: cellBand) { band, each in
+                    // Value row j reads the cells of moment rows j ..< j + 3: three rows in turn,
+                    // each made once but for the band's first two.
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 9 * mw + max(w, 1)) { scratch in
+                        let ring = scratch.baseAddress!, into = ring + 9 * mw
+                        func cells(_ r: Int) -> Cells {
+                            let at = ring + (r % 3) * 3 * mw
+                            return Cells(sum: at, x: at + mw, y: at + 2 * mw)
+                        }
+                        func make(_ r: Int) {
+                            if k == 0 {
+                                firstCells(c, row: r, inverted: inverted, into: cells(r))
+                            } else {
+                                nextCells(c, level: k, row: r, parent: parent, inverted: inverted, into: cells(r))
+                            }
+                        }
+                        make(band.lowerBound)
+                        make(band.lowerBound + 1)
+                        for j in band {
+                            make(j + 2)
+                            // Cell i of the row is cell i + 1 of the moments' row j + 1.
+                            let mid = cells(j + 1), h = mid.sum + 1, x = mid.x + 1
+                            let up = cells(j).y + 1, down = cells(j + 2).y + 1
+                            for i in 0..<w {
+                                into[i] = (h[i] - (x[i + 1] - x[i - 1]) * perPair - (down[i] - up[i]) * perPair) * perCell
+                            }
+                            each(j, into)
+                        }
+                    }
                 }
-                return UnsafePointer(into)
             }
         }
         let last = levels.last!
@@ -484,51 +505,44 @@ public enum CoarseLoops {
         }
         let cells = UnsafePointer(previous.base), gw = previous.area.width
         let folded = withExtendedLifetime(previous) {
-            blur(previous.area, to: c.foldArea, weights: last.fold, across: across, forEach: forEach) { row, _ in cells + row * gw }
+            blur(previous.area, to: c.foldArea, weights: last.fold, across: across, forEach: forEach) { band, each in
+                for j in band { each(j, cells + j * gw) }
+            }
         }
         return CoarseCascade.SeedGrid(grid: previous, spacing: last.spacing, covers: c.window,
                                       fold: CoarseCascade.Fold(grid: folded, far: farBlocks(c)))
     }
 
     /// Each cell's Σh and its first moments about its centre (Σh·(dx − (s − 1)/2), and down), over
-    /// a level's moments' cells (rows of their width), made level after level into the same memory.
-    final class Cells {
-        let storage: [Grid.Storage]
-        var sum: UnsafeMutablePointer<Float> { storage[0].base }
-        var x: UnsafeMutablePointer<Float> { storage[1].base }
-        var y: UnsafeMutablePointer<Float> { storage[2].base }
-        init(floats: Int) {
-            storage = (0..<3).map { _ in Grid.Storage(floats: floats, from: .heap) }
-        }
+    /// a row of a level's moments' cells.
+    struct Cells {
+        let sum, x, y: UnsafeMutablePointer<Float>
     }
 
-    /// Level 0's cells: h is the mask (or 1 − mask).
-    static func firstCells(_ c: CoarseCascade, inverted: Bool, into cells: Cells, forEach: ForEach) {
+    /// Level 0's cells of moment row `row` (0-based): h is the mask (or 1 − mask).
+    static func firstCells(_ c: CoarseCascade, row: Int, inverted: Bool, into cells: Cells) {
         typealias M = CoarseCascade.Moment
-        let area = c.moments[0], w = area.width, s = c.levels[0].spacing
+        let w = c.moments[0].width, s = c.levels[0].spacing
         let cellArea = Float(s * s), centre = Float(s - 1) / 2
-        let g = c.grids[0]
-        let (m0, mx, my) = (UnsafePointer(g[M.m.rawValue].base), UnsafePointer(g[M.x.rawValue].base),
-                            UnsafePointer(g[M.y.rawValue].base))
+        let g = c.grids[0], line = row * w
+        let (m0, mx, my) = (UnsafePointer(g[M.m.rawValue].base) + line, UnsafePointer(g[M.x.rawValue].base) + line,
+                            UnsafePointer(g[M.y.rawValue].base) + line)
         let (sum, x, y) = (cells.sum, cells.x, cells.y)
         // (1 − m)'s moments about the centre are m's negated: a whole cell's are 0.
         let sign: Float = inverted ? -1 : 1
         withExtendedLifetime(g) {
-            forEach(area.height) { row in
-                for i in row * w..<(row + 1) * w {
-                    let m = m0[i]
-                    sum[i] = inverted ? cellArea - m : m
-                    x[i] = sign * (mx[i] - centre * m)
-                    y[i] = sign * (my[i] - centre * m)
-                }
+            for i in 0..<w {
+                let m = m0[i]
+                sum[i] = inverted ? cellArea - m : m
+                x[i] = sign * (mx[i] - centre * m)
+                y[i] = sign * (my[i] - centre * m)
             }
         }
     }
 
-    /// Level k's cells (k ≥ 1): h is the mask times the parent's blurred grid read back bilinearly,
-    /// over the parent's interpolation cell each cell lies in.
-    static func nextCells(_ c: CoarseCascade, level k: Int, parent: Grid, inverted: Bool, into cells: Cells,
-                          forEach: ForEach) {
+    /// Level k's cells (k ≥ 1) of moment row `row` (0-based): h is the mask times the parent's
+    /// blurred grid read back bilinearly, over the parent's interpolation cell each cell lies in.
+    static func nextCells(_ c: CoarseCascade, level k: Int, row: Int, parent: Grid, inverted: Bool, into cells: Cells) {
         typealias M = CoarseCascade.Moment
         let area = c.moments[k], w = area.width, s = c.levels[k].spacing
         let sFloat = Float(s), cellArea = Float(s * s), centre = Float(s - 1) / 2
@@ -541,63 +555,60 @@ public enum CoarseLoops {
         let (m0, mx, my, mxy) = (UnsafePointer(g[M.m.rawValue].base), UnsafePointer(g[M.x.rawValue].base),
                                  UnsafePointer(g[M.y.rawValue].base), UnsafePointer(g[M.xy.rawValue].base))
         let up0 = UnsafePointer(parent.base), parentArea = parent.area
-        let columns = (area.x..<area.maxX).map { $0 & 1 == 0 ? even : odd } // each column's t0
-        let (sum, xOut, yOut) = (cells.sum, cells.x, cells.y)
-        withExtendedLifetime(g) { columns.withUnsafeBufferPointer { t in
-            forEach(area.height) { row in
-                let j = area.y + row
-                let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
-                let up = up0 + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * w) { scratch in
-                    // Each cell's four parent values, laid out along the row, so that the loop
-                    // below reads only consecutive values (and vectorizes).
-                    let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
-                    @inline(__always) func gather(_ c: Int) {
-                        let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
-                        u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
+        let (sums, xOuts, yOuts) = (cells.sum, cells.x, cells.y)
+        withExtendedLifetime(g) {
+            let j = area.y + row
+            let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
+            let up = up0 + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * w) { scratch in
+                // Each cell's four parent values and its t0, laid out along the row, so that
+                // the loop below reads only consecutive values (and vectorizes).
+                let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w, t = d1 + w
+                for c in 0..<w { t[c] = (area.x + c) & 1 == 0 ? even : odd }
+                @inline(__always) func gather(_ c: Int) {
+                    let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
+                    u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
+                }
+                // Cells come in pairs with the same parents: sixteen cells from eight
+                // parents at a time, each stored twice (a first cell whose pair began
+                // before the row, alone).
+                var c = 0
+                if w > 0, area.x & 1 == 0 { gather(0); c = 1 }
+                while c + 16 <= w {
+                    let pi = (area.x + c - 1) >> 1
+                    let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)
+                    let e = mercurial_load8(down + pi), f = mercurial_load8(down + pi + 1)
+                    mercurial_store_interleaved8(u0 + c, a, a)
+                    mercurial_store_interleaved8(u1 + c, b, b)
+                    mercurial_store_interleaved8(d0 + c, e, e)
+                    mercurial_store_interleaved8(d1 + c, f, f)
+                    c += 16
+                }
+                while c < w { gather(c); c += 1 }
+                let line = row * w
+                let (zs, xs, ys, xys) = (m0 + line, mx + line, my + line, mxy + line)
+                for c in 0..<w {
+                    var z = zs[c], zx = xs[c], zy = ys[c], zxy = xys[c]
+                    if inverted {
+                        z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
                     }
-                    // Cells come in pairs with the same parents: sixteen cells from eight
-                    // parents at a time, each stored twice (a first cell whose pair began
-                    // before the row, alone).
-                    var c = 0
-                    if w > 0, area.x & 1 == 0 { gather(0); c = 1 }
-                    while c + 16 <= w {
-                        let pi = (area.x + c - 1) >> 1
-                        let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)
-                        let e = mercurial_load8(down + pi), f = mercurial_load8(down + pi + 1)
-                        mercurial_store_interleaved8(u0 + c, a, a)
-                        mercurial_store_interleaved8(u1 + c, b, b)
-                        mercurial_store_interleaved8(d0 + c, e, e)
-                        mercurial_store_interleaved8(d1 + c, f, f)
-                        c += 16
-                    }
-                    while c < w { gather(c); c += 1 }
-                    let line = row * w
-                    let (zs, xs, ys, xys) = (m0 + line, mx + line, my + line, mxy + line)
-                    let (sums, xOuts, yOuts) = (sum + line, xOut + line, yOut + line)
-                    for c in 0..<w {
-                        var z = zs[c], zx = xs[c], zy = ys[c], zxy = xys[c]
-                        if inverted {
-                            z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
-                        }
-                        // The field over the cell from its first pixel: f + fx·dx + fy·dy + fxy·dx·dy.
-                        let c00 = u0[c], t0 = t[c]
-                        let db = u1[c] - c00, dc = d0[c] - c00, dd = d1[c] - u1[c] - dc
-                        let f = c00 + t0 * db + v0 * (dc + t0 * dd)
-                        let fx = (db + v0 * dd) * p, fy = (dc + t0 * dd) * p, fxy = dd * p2
-                        // Σm·dx² and Σm·dy² as if the cell's mask were spread evenly along its rows
-                        // and columns (exact where it is): only the field's slope weighs them.
-                        let h = f * z + fx * zx + fy * zy + fxy * zxy
-                        let hx = f * zx + fx * square * z + fy * zxy + fxy * square * zy
-                        let hy = f * zy + fx * zxy + fy * square * z + fxy * square * zx
-                        // No mask in the cell: nothing (+0, whatever the parent's values).
-                        sums[c] = z == 0 ? 0 : h
-                        xOuts[c] = z == 0 ? 0 : hx - centre * h
-                        yOuts[c] = z == 0 ? 0 : hy - centre * h
-                    }
+                    // The field over the cell from its first pixel: f + fx·dx + fy·dy + fxy·dx·dy.
+                    let c00 = u0[c], t0 = t[c]
+                    let db = u1[c] - c00, dc = d0[c] - c00, dd = d1[c] - u1[c] - dc
+                    let f = c00 + t0 * db + v0 * (dc + t0 * dd)
+                    let fx = (db + v0 * dd) * p, fy = (dc + t0 * dd) * p, fxy = dd * p2
+                    // Σm·dx² and Σm·dy² as if the cell's mask were spread evenly along its rows
+                    // and columns (exact where it is): only the field's slope weighs them.
+                    let h = f * z + fx * zx + fy * zy + fxy * zxy
+                    let hx = f * zx + fx * square * z + fy * zxy + fxy * square * zy
+                    let hy = f * zy + fx * zxy + fy * square * z + fxy * square * zx
+                    // No mask in the cell: nothing (+0, whatever the parent's values).
+                    sums[c] = z == 0 ? 0 : h
+                    xOuts[c] = z == 0 ? 0 : hx - centre * h
+                    yOuts[c] = z == 0 ? 0 : hy - centre * h
                 }
             }
-        } }
+        }
     }
 
     /// The blocks (`FarBlocks`) wholly inside the last level's cells whose mask is all 0: a cell's
@@ -664,25 +675,28 @@ public enum CoarseLoops {
         let src = UnsafePointer(grid.base), gw = grid.area.width
         let across = Grid.Storage(floats: grid.area.height * area.width, from: .heap)
         return withExtendedLifetime((grid, across)) {
-            blur(grid.area, to: area, weights: weights, across: across.base, forEach: forEach) { row, _ in src + row * gw }
+            blur(grid.area, to: area, weights: weights, across: across.base, forEach: forEach) { band, each in
+                for j in band { each(j, src + j * gw) }
+            }
         }
     }
 
     /// The values over `cells` blurred by the one-sided `weights`, over `area` (cells covers area ±
-    /// taps): `row(j, scratch)` gives row j of `cells` (0-based), in `scratch` (a row's worth) or
-    /// where it lies. Rows that are all 0, and output rows with only such rows within reach, are 0
-    /// with no taps added. `across` (cells.height × area.width floats) holds the pass across.
+    /// taps): `rows(band, each)` calls each(j, row j) for every row j of `cells` (0-based) in
+    /// `band`, bands of `band` rows on the pool's threads. Rows that are all 0, and output rows
+    /// with only such rows within reach, are 0 with no taps added. `across` (cells.height ×
+    /// area.width floats) holds the pass across.
     static func blur(_ cells: IntRect, to area: IntRect, weights: [Float], across mid: UnsafeMutablePointer<Float>,
-                     forEach: ForEach, row: (Int, UnsafeMutablePointer<Float>) -> UnsafePointer<Float>) -> Grid {
-        let t = weights.count - 1, rows = cells.height, w = area.width, cw = cells.width
+                     forEach: ForEach, band: Int = 1,
+                     rows: (Range<Int>, (Int, UnsafePointer<Float>) -> Void) -> Void) -> Grid {
+        let t = weights.count - 1, count = cells.height, w = area.width, cw = cells.width
         // Across: rows of cells, columns of area; flags[j]: row j has a value ≠ 0.
-        let flags = UnsafeMutablePointer<Bool>.allocate(capacity: max(rows, 1))
-        flags.initialize(repeating: false, count: max(rows, 1))
+        let flags = UnsafeMutablePointer<Bool>.allocate(capacity: max(count, 1))
+        flags.initialize(repeating: false, count: max(count, 1))
         defer { flags.deallocate() }
-        withoutActuallyEscaping(row) { row in
-            forEach(rows) { j in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: max(cw, 1)) { scratch in
-                    let whole = row(j, scratch.baseAddress!)
+        withoutActuallyEscaping(rows) { rows in
+            forEach((count + band - 1) / band) { b in
+                rows(b * band..<min(count, (b + 1) * band)) { j, whole in
                     var any = false
                     for i in 0..<cw where whole[i] != 0 { any = true; break }
                     flags[j] = any
@@ -692,8 +706,8 @@ public enum CoarseLoops {
             }
         }
         // before[j]: how many rows before j have a value ≠ 0.
-        var before = [Int](repeating: 0, count: rows + 1)
-        for j in 0..<rows { before[j + 1] = before[j] + (flags[j] ? 1 : 0) }
+        var before = [Int](repeating: 0, count: count + 1)
+        for j in 0..<count { before[j + 1] = before[j] + (flags[j] ? 1 : 0) }
         let out = Grid(area)
         let dst = out.base
         forEach(area.height) { r in
