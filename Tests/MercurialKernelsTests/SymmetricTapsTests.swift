@@ -67,4 +67,43 @@ final class SymmetricTapsTests: XCTestCase {
             }
         }
     }
+
+    /// A coarse grid's blur (`CoarseLoops.blur`) skips the stretches whose taps read only zeros:
+    /// the same bits as both passes made everywhere, on a grid of zeros with a few small blobs (an
+    /// inner side's cells), and +0 far from them.
+    func testGridBlurSkipsOnlyWhatReadsZeros() {
+        let w = Gaussian.weights(sigma: 3.9, taps: 14), t = w.count - 1
+        let cells = IntRect(x: -20, y: -9, width: 230, height: 120)
+        let area = IntRect(x: cells.x + t, y: cells.y + t, width: cells.width - 2 * t, height: cells.height - 2 * t)
+        let grid = Grid(cells)
+        grid.base.initialize(repeating: 0, count: grid.count)
+        var seed: UInt64 = 11
+        for (bx, by, size) in [(30, 20, 3), (31, 70, 1), (150, 40, 9), (200, 100, 2)] {
+            for y in by..<(by + size) {
+                for x in bx..<(bx + size) {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    grid.base[y * cells.width + x] = Float(seed >> 40) / Float(1 << 24) + 0.1
+                }
+            }
+        }
+        let got = CoarseLoops.blur(grid, to: area, weights: w, forEach: serially)
+        let values = UnsafePointer(grid.base), cw = cells.width
+        var across = [Float](repeating: 0, count: cells.height * area.width)
+        for j in 0..<cells.height {
+            for i in 0..<area.width {
+                across[j * area.width + i] = reference(w) { values[j * cw + t + i + $0] }
+            }
+        }
+        var zeros = 0
+        for r in 0..<area.height {
+            for i in 0..<area.width {
+                let want = reference(w) { across[(r + t + $0) * area.width + i] }
+                let value = got.base[r * area.width + i]
+                XCTAssertEqual(value.bitPattern, want.bitPattern, "cell \(i), \(r)")
+                if value.bitPattern == 0 { zeros += 1 }
+            }
+        }
+        XCTAssertGreaterThan(zeros, area.width * area.height / 2, "most of the grid lies far from the blobs")
+        withExtendedLifetime((grid, got)) {}
+    }
 }

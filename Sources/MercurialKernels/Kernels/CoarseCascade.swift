@@ -683,39 +683,85 @@ public enum CoarseLoops {
 
     /// The values over `cells` blurred by the one-sided `weights`, over `area` (cells covers area ±
     /// taps): `rows(band, each)` calls each(j, row j) for every row j of `cells` (0-based) in
-    /// `band`, bands of `band` rows on the pool's threads. Rows that are all 0, and output rows
-    /// with only such rows within reach, are 0 with no taps added. `across` (cells.height ×
-    /// area.width floats) holds the pass across.
+    /// `band`, bands of `band` rows on the pool's threads. `across` (cells.height × area.width
+    /// floats) holds the pass across. Each pass writes +0 with no taps added over every stretch of
+    /// `skipSpan` values whose taps read only zeros (an inner side's cells away from the shapes).
     static func blur(_ cells: IntRect, to area: IntRect, weights: [Float], across mid: UnsafeMutablePointer<Float>,
                      forEach: ForEach, band: Int = 1,
                      rows: (Range<Int>, (Int, UnsafePointer<Float>) -> Void) -> Void) -> Grid {
         let t = weights.count - 1, count = cells.height, w = area.width, cw = cells.width
-        // Across: rows of cells, columns of area; flags[j]: row j has a value ≠ 0.
-        let flags = UnsafeMutablePointer<Bool>.allocate(capacity: max(count, 1))
-        flags.initialize(repeating: false, count: max(count, 1))
-        defer { flags.deallocate() }
+        // live[j]: per stretch of row j of the pass across, a bit set where it may hold a value ≠ 0.
+        let spans = (w + skipSpan - 1) / skipSpan, words = (spans + 63) / 64
+        let live = UnsafeMutablePointer<UInt64>.allocate(capacity: max(count * words, 1))
+        live.initialize(repeating: 0, count: max(count * words, 1))
+        defer { live.deallocate() }
+        let offset = area.x - cells.x
         withoutActuallyEscaping(rows) { rows in
             forEach((count + band - 1) / band) { b in
-                rows(b * band..<min(count, (b + 1) * band)) { j, whole in
-                    var any = false
-                    for i in 0..<cw where whole[i] != 0 { any = true; break }
-                    flags[j] = any
-                    guard any else { return (mid + j * w).initialize(repeating: 0, count: w) }
-                    taps(whole + (area.x - cells.x), stride: 1, weights: weights, into: mid + j * w, count: w)
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: cw + 1) { before in
+                    rows(b * band..<min(count, (b + 1) * band)) { j, whole in
+                        // before[i]: how many of the row's first i values are not 0.
+                        var n: Int32 = 0
+                        for i in 0..<cw {
+                            before[i] = n
+                            n &+= whole[i] == 0 ? 0 : 1
+                        }
+                        before[cw] = n
+                        let into = mid + j * w, bits = live + j * words
+                        guard n > 0 else { return into.initialize(repeating: 0, count: w) }
+                        runs(spans, width: w, bits: bits, into: into, zero: { first, end in
+                            before[min(cw, offset + end + t)] == before[max(0, offset + first - t)]
+                        }) { first, end in
+                            taps(whole + offset + first, stride: 1, weights: weights, into: into + first, count: end - first)
+                        }
+                    }
                 }
             }
         }
-        // before[j]: how many rows before j have a value ≠ 0.
-        var before = [Int](repeating: 0, count: count + 1)
-        for j in 0..<count { before[j + 1] = before[j] + (flags[j] ? 1 : 0) }
         let out = Grid(area)
         let dst = out.base
         forEach(area.height) { r in
-            let row = area.y + r - cells.y
-            guard before[row + t + 1] - before[row - t] > 0 else { return (dst + r * w).initialize(repeating: 0, count: w) }
-            taps(mid + row * w, stride: w, weights: weights, into: dst + r * w, count: w)
+            let row = area.y + r - cells.y, into = dst + r * w
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(words, 1)) { reach in
+                // A stretch is live below where it is live in any row in reach.
+                reach.initialize(repeating: 0)
+                for j in row - t...row + t {
+                    for k in 0..<words { reach[k] |= live[j * words + k] }
+                }
+                runs(spans, width: w, bits: nil, into: into, zero: { first, _ in
+                    let s = first / skipSpan
+                    return reach[s >> 6] & (1 << UInt64(s & 63)) == 0
+                }) { first, end in
+                    taps(mid + row * w + first, stride: w, weights: weights, into: into + first, count: end - first)
+                }
+            }
         }
         return out
+    }
+
+    /// Values a pass of `blur` skips or makes together.
+    static let skipSpan = 32
+
+    /// Over `width` values in `spans` stretches of `skipSpan`: +0 into the stretches `zero(first,
+    /// end)` says read only zeros, `make(first, end)` over each run of the others (whose bits are
+    /// set in `bits`, if given).
+    @inline(__always)
+    static func runs(_ spans: Int, width w: Int, bits: UnsafeMutablePointer<UInt64>?, into: UnsafeMutablePointer<Float>,
+                     zero: (Int, Int) -> Bool, make: (Int, Int) -> Void) {
+        var s = 0
+        while s < spans {
+            let first = s * skipSpan
+            if zero(first, min(w, first + skipSpan)) {
+                (into + first).initialize(repeating: 0, count: min(w, first + skipSpan) - first)
+                s += 1
+                continue
+            }
+            var e = s + 1
+            while e < spans && !zero(e * skipSpan, min(w, (e + 1) * skipSpan)) { e += 1 }
+            if let bits { for k in s..<e { bits[k >> 6] |= 1 << UInt64(k & 63) } }
+            make(first, min(w, e * skipSpan))
+            s = e
+        }
     }
 
     /// dst[i] = Σ_k w[|k|]·centre[i + k·stride] for i in 0..<count.
