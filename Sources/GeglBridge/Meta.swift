@@ -182,7 +182,7 @@ public final class MetaGraph: @unchecked Sendable {
     }
 
     /// GEGL's cache-policy of a node: AUTO (a cache where the op asks for one), NEVER, ALWAYS.
-    public enum CachePolicy: Int {
+    public enum CachePolicy {
         case auto, never, always
         var gegl: GeglCachePolicy {
             switch self {

@@ -464,14 +464,15 @@ public enum CoarseLoops {
             let s = levels[k].spacing, area = c.means[k], w = area.width, mw = c.moments[k].width
             // Every divisor is a power of two: multiplying by its reciprocal gives the same bits.
             let perCell = 1 / Float(s * s), perPair = 1 / Float(2 * s)
-            let parent = previous
-            previous = withExtendedLifetime(parent) {
+            let parent = previous, columns = k == 0 ? [] : parentWeights(c, level: k)
+            previous = withExtendedLifetime((parent, columns)) {
                 blur(area, to: c.blurred[k], weights: levels[k].weights, across: across, forEach: forEach,
                      band: cellBand) { band, each in
                     // Value row j reads the cells of moment rows j ..< j + 3: three rows in turn,
-                    // each made once but for the band's first two.
-                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 9 * mw + max(w, 1)) { scratch in
-                        let ring = scratch.baseAddress!, into = ring + 9 * mw
+                    // each made once but for the band's first two. Then a row of values, and
+                    // nextCells' four rows of parent values.
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 13 * mw + max(w, 1)) { scratch in
+                        let ring = scratch.baseAddress!, into = ring + 9 * mw, gathered = into + max(w, 1)
                         func cells(_ r: Int) -> Cells {
                             let at = ring + (r % 3) * 3 * mw
                             return Cells(sum: at, x: at + mw, y: at + 2 * mw)
@@ -480,7 +481,10 @@ public enum CoarseLoops {
                             if k == 0 {
                                 firstCells(c, row: r, inverted: inverted, into: cells(r))
                             } else {
-                                nextCells(c, level: k, row: r, parent: parent, inverted: inverted, into: cells(r))
+                                columns.withUnsafeBufferPointer { t in
+                                    nextCells(c, level: k, row: r, parent: parent, inverted: inverted, columns: t.baseAddress!,
+                                              scratch: gathered, into: cells(r))
+                                }
                             }
                         }
                         make(band.lowerBound)
@@ -540,17 +544,33 @@ public enum CoarseLoops {
         }
     }
 
+    /// Where a cell of spacing s starts in its parent's interpolation cell (the same across and
+    /// down): for an even index and an odd one.
+    static func startInParent(spacing s: Int) -> (even: Float, odd: Float) {
+        let s = Float(s)
+        return ((1 + 2 * s) / (4 * s), 1 / (4 * s))
+    }
+
+    /// `startInParent` for each column of level k's moments (k ≥ 1): `nextCells`' t0, the same for
+    /// every row.
+    static func parentWeights(_ c: CoarseCascade, level k: Int) -> [Float] {
+        let (even, odd) = startInParent(spacing: c.levels[k].spacing)
+        return (c.moments[k].x..<c.moments[k].maxX).map { $0 & 1 == 0 ? even : odd }
+    }
+
     /// Level k's cells (k ≥ 1) of moment row `row` (0-based): h is the mask times the parent's
     /// blurred grid read back bilinearly, over the parent's interpolation cell each cell lies in.
-    static func nextCells(_ c: CoarseCascade, level k: Int, row: Int, parent: Grid, inverted: Bool, into cells: Cells) {
+    /// `columns`: `parentWeights(c, level: k)`; `scratch`: four rows of the moments' width.
+    static func nextCells(_ c: CoarseCascade, level k: Int, row: Int, parent: Grid, inverted: Bool,
+                          columns t: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>, into cells: Cells) {
         typealias M = CoarseCascade.Moment
         let area = c.moments[k], w = area.width, s = c.levels[k].spacing
         let sFloat = Float(s), cellArea = Float(s * s), centre = Float(s - 1) / 2
         // Σ dx over a cell's dx = 0 ..< s, and Σ dx² over a row of it divided by s.
         let half = sFloat * Float(s - 1) / 2, square = Float((s - 1) * (2 * s - 1)) / 6
         let p = 1 / Float(2 * s), p2 = p * p
-        // Where a cell's first pixel lies in its parent's interpolation cell: t0 across, v0 down.
-        let even = (1 + 2 * sFloat) / (4 * sFloat), odd = 1 / (4 * sFloat)
+        // Where the row's cells start in their parents' interpolation cells, down (across: `columns`).
+        let (even, odd) = startInParent(spacing: s)
         let g = c.grids[k]
         let (m0, mx, my, mxy) = (UnsafePointer(g[M.m.rawValue].base), UnsafePointer(g[M.x.rawValue].base),
                                  UnsafePointer(g[M.y.rawValue].base), UnsafePointer(g[M.xy.rawValue].base))
@@ -560,53 +580,50 @@ public enum CoarseLoops {
             let j = area.y + row
             let pj = floorDiv(j - 1, 2), v0 = j & 1 == 0 ? even : odd
             let up = up0 + (pj - parentArea.y) * parentArea.width - parentArea.x, down = up + parentArea.width
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * w) { scratch in
-                // Each cell's four parent values and its t0, laid out along the row, so that
-                // the loop below reads only consecutive values (and vectorizes).
-                let u0 = scratch.baseAddress!, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w, t = d1 + w
-                for c in 0..<w { t[c] = (area.x + c) & 1 == 0 ? even : odd }
-                @inline(__always) func gather(_ c: Int) {
-                    let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
-                    u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
+            // Each cell's four parent values laid out along the row, so that the loop below reads
+            // only consecutive values (and vectorizes).
+            let u0 = scratch, u1 = u0 + w, d0 = u1 + w, d1 = d0 + w
+            @inline(__always) func gather(_ c: Int) {
+                let pi = (area.x + c - 1) >> 1 // ⌊·/2⌋, negatives too
+                u0[c] = up[pi]; u1[c] = up[pi + 1]; d0[c] = down[pi]; d1[c] = down[pi + 1]
+            }
+            // Cells come in pairs with the same parents: sixteen cells from eight
+            // parents at a time, each stored twice (a first cell whose pair began
+            // before the row, alone).
+            var c = 0
+            if w > 0, area.x & 1 == 0 { gather(0); c = 1 }
+            while c + 16 <= w {
+                let pi = (area.x + c - 1) >> 1
+                let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)
+                let e = mercurial_load8(down + pi), f = mercurial_load8(down + pi + 1)
+                mercurial_store_interleaved8(u0 + c, a, a)
+                mercurial_store_interleaved8(u1 + c, b, b)
+                mercurial_store_interleaved8(d0 + c, e, e)
+                mercurial_store_interleaved8(d1 + c, f, f)
+                c += 16
+            }
+            while c < w { gather(c); c += 1 }
+            let line = row * w
+            let (zs, xs, ys, xys) = (m0 + line, mx + line, my + line, mxy + line)
+            for c in 0..<w {
+                var z = zs[c], zx = xs[c], zy = ys[c], zxy = xys[c]
+                if inverted {
+                    z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
                 }
-                // Cells come in pairs with the same parents: sixteen cells from eight
-                // parents at a time, each stored twice (a first cell whose pair began
-                // before the row, alone).
-                var c = 0
-                if w > 0, area.x & 1 == 0 { gather(0); c = 1 }
-                while c + 16 <= w {
-                    let pi = (area.x + c - 1) >> 1
-                    let a = mercurial_load8(up + pi), b = mercurial_load8(up + pi + 1)
-                    let e = mercurial_load8(down + pi), f = mercurial_load8(down + pi + 1)
-                    mercurial_store_interleaved8(u0 + c, a, a)
-                    mercurial_store_interleaved8(u1 + c, b, b)
-                    mercurial_store_interleaved8(d0 + c, e, e)
-                    mercurial_store_interleaved8(d1 + c, f, f)
-                    c += 16
-                }
-                while c < w { gather(c); c += 1 }
-                let line = row * w
-                let (zs, xs, ys, xys) = (m0 + line, mx + line, my + line, mxy + line)
-                for c in 0..<w {
-                    var z = zs[c], zx = xs[c], zy = ys[c], zxy = xys[c]
-                    if inverted {
-                        z = cellArea - z; zx = sFloat * half - zx; zy = sFloat * half - zy; zxy = half * half - zxy
-                    }
-                    // The field over the cell from its first pixel: f + fx·dx + fy·dy + fxy·dx·dy.
-                    let c00 = u0[c], t0 = t[c]
-                    let db = u1[c] - c00, dc = d0[c] - c00, dd = d1[c] - u1[c] - dc
-                    let f = c00 + t0 * db + v0 * (dc + t0 * dd)
-                    let fx = (db + v0 * dd) * p, fy = (dc + t0 * dd) * p, fxy = dd * p2
-                    // Σm·dx² and Σm·dy² as if the cell's mask were spread evenly along its rows
-                    // and columns (exact where it is): only the field's slope weighs them.
-                    let h = f * z + fx * zx + fy * zy + fxy * zxy
-                    let hx = f * zx + fx * square * z + fy * zxy + fxy * square * zy
-                    let hy = f * zy + fx * zxy + fy * square * z + fxy * square * zx
-                    // No mask in the cell: nothing (+0, whatever the parent's values).
-                    sums[c] = z == 0 ? 0 : h
-                    xOuts[c] = z == 0 ? 0 : hx - centre * h
-                    yOuts[c] = z == 0 ? 0 : hy - centre * h
-                }
+                // The field over the cell from its first pixel: f + fx·dx + fy·dy + fxy·dx·dy.
+                let c00 = u0[c], t0 = t[c]
+                let db = u1[c] - c00, dc = d0[c] - c00, dd = d1[c] - u1[c] - dc
+                let f = c00 + t0 * db + v0 * (dc + t0 * dd)
+                let fx = (db + v0 * dd) * p, fy = (dc + t0 * dd) * p, fxy = dd * p2
+                // Σm·dx² and Σm·dy² as if the cell's mask were spread evenly along its rows
+                // and columns (exact where it is): only the field's slope weighs them.
+                let h = f * z + fx * zx + fy * zy + fxy * zxy
+                let hx = f * zx + fx * square * z + fy * zxy + fxy * square * zy
+                let hy = f * zy + fx * zxy + fy * square * z + fxy * square * zx
+                // No mask in the cell: nothing (+0, whatever the parent's values).
+                sums[c] = z == 0 ? 0 : h
+                xOuts[c] = z == 0 ? 0 : hx - centre * h
+                yOuts[c] = z == 0 ? 0 : hy - centre * h
             }
         }
     }
