@@ -29,6 +29,11 @@ static inline __attribute__((always_inline)) int mercurial_any_not8(mercurial_fl
     return __builtin_reduce_or(v != value) != 0;
 }
 
+// Whether all of eight floats are at least `value` (NaN is not): one compare and the lanes' sign bits.
+static inline __attribute__((always_inline)) int mercurial_all_at_least8(mercurial_float8 v, float value) {
+    return __builtin_reduce_and(v >= value) != 0;
+}
+
 // Sixteen square roots, or quotients, as vector instructions (two AVX registers: two independent
 // chains of operations side by side). Swift's SIMD square root and division take each lane on its
 // own and leave the optimizer to regroup them, which it did in SSE halves, on the AVX build too; a C

@@ -349,6 +349,76 @@ final class HeightFieldTests: XCTestCase {
         XCTAssertNil(refused)
     }
 
+    /// `insideReach` bounds every inside pixel's distance to the edge with a pixel to spare: on thin
+    /// and thick shapes, a bar across the whole window, edges everywhere, with outputs inset by
+    /// nothing up to more than its margin; nil where no outside pixel lies near the output.
+    func testInsideReachBoundsEveryInsideDistance() {
+        var bar = Plane(width: 120, height: 100)
+        for y in 30..<70 { for x in 0..<120 { bar[x, y] = 1 } }
+        let masks = [Masks.disc(width: 97, height: 88, cx: 40.4, cy: 38.7, r: 27.3), Masks.strokes(width: 90, height: 84),
+                     Masks.random(width: 88, height: 80, seed: 11), Masks.halfPlane(width: 100, height: 90, degrees: 33), bar]
+        for (n, mask) in masks.enumerated() {
+            let distance = referenceDistance(mask)
+            for inset in [0, 5, 24, 37] {
+                let bound = mask.pixels.withUnsafeBufferPointer {
+                    DistanceBevel.insideReach($0.baseAddress!, width: mask.width, height: mask.height, inset: inset)
+                }
+                guard let bound else { XCTFail("mask \(n) inset \(inset): no bound"); continue }
+                var farthest = 0.0
+                for y in inset..<(mask.height - inset) {
+                    for x in inset..<(mask.width - inset) where mask[x, y] >= 0.5 {
+                        farthest = max(farthest, distance[y * mask.width + x])
+                    }
+                }
+                XCTAssertLessThanOrEqual(farthest + 1, Double(bound), "mask \(n) inset \(inset)")
+                // Thin shapes get a bound far below the window's size.
+                if n == 1 { XCTAssertLessThan(bound, 24, "strokes, inset \(inset)") }
+            }
+        }
+        let solid = Plane(width: 200, height: 180, fill: 1)
+        var hole = solid
+        hole[3, 3] = 0
+        for (mask, inset) in [(solid, 10), (hole, 70)] {
+            XCTAssertNil(mask.pixels.withUnsafeBufferPointer {
+                DistanceBevel.insideReach($0.baseAddress!, width: mask.width, height: mask.height, inset: inset)
+            })
+        }
+    }
+
+    /// The inner side alone measures only as far as `insideReach`, in a window cropped to it: the
+    /// same bits as the inner side made with the outer (the whole reach and window), on shapes whose
+    /// bound is taken (thin strokes, a small disc) and on ones whose is not (a large disc, noise).
+    func testInsideAloneMatchesBothSides() {
+        var strokes = Plane(width: 150, height: 130)
+        let thin = Masks.strokes(width: 90, height: 84), small = Masks.disc(width: 30, height: 30, cx: 14.3, cy: 15.6, r: 9.4)
+        for y in 0..<84 { for x in 0..<90 { strokes[20 + x, 25 + y] = thin[x, y] } }
+        for y in 0..<30 { for x in 0..<30 { strokes[110 + x, 90 + y] = small[x, y] } }
+        let masks = [strokes, Masks.disc(width: 150, height: 140, cx: 70.4, cy: 68.7, r: 55.3),
+                     Masks.random(width: 120, height: 110, seed: 5)]
+        for (n, mask) in masks.enumerated() {
+            for radius: Float in [30, 57.5] {
+                let halo = Int(radius) + 2, padded = mask.padded(by: halo)
+                let bound = padded.pixels.withUnsafeBufferPointer {
+                    DistanceBevel.insideReach($0.baseAddress!, width: padded.width, height: padded.height, inset: halo)
+                }
+                if n == 0 { XCTAssertLessThan(bound ?? .max, Int(radius), "strokes: the bound is taken") }
+                for profile in [BevelProfile.linear, .round] {
+                    let alone = DistanceBevel.sides(mask: padded, radius: radius, profile: profile, halo: halo,
+                                                    inside: true, outside: false).inner
+                    let both = DistanceBevel.sides(mask: padded, radius: radius, profile: profile, halo: halo,
+                                                   inside: true, outside: true).inner
+                    XCTAssertEqual(alone.width, mask.width)
+                    XCTAssertGreaterThan(alone.pixels.filter { $0 > 0 && $0 < 1 }.count, 100, "mask \(n)")
+                    XCTAssertEqual(alone.pixels.count, both.pixels.count)
+                    for i in alone.pixels.indices where alone.pixels[i].bitPattern != both.pixels[i].bitPattern {
+                        XCTFail("mask \(n) radius \(radius) \(profile) pixel \(i): \(alone.pixels[i]) against \(both.pixels[i])")
+                        break
+                    }
+                }
+            }
+        }
+    }
+
     /// Asserts that the envelopes and the direct minimum give the same bits wherever the distance
     /// is within `reach` (and both lie above reach² elsewhere); returns how many pixels lie within
     /// it, off the edge (distance above 0).
