@@ -40,13 +40,17 @@ public struct Plane: Sendable {
     /// The sub-block starting at (x, y) of the given size (must lie inside).
     public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> Plane {
         precondition(x >= 0 && y >= 0 && x + w <= width && y + h <= height)
-        var out = Plane(width: w, height: h, channels: channels)
-        for row in 0..<h {
-            let src = ((y + row) * width + x) * channels
-            out.pixels.replaceSubrange(row * w * channels..<(row + 1) * w * channels,
-                                       with: pixels[src..<src + w * channels])
+        let rowCount = w * channels, count = rowCount * h
+        let out = pixels.withUnsafeBufferPointer { src in
+            [Float](unsafeUninitializedCapacity: count) { dst, n in
+                for row in 0..<h where rowCount > 0 {
+                    (dst.baseAddress! + row * rowCount).update(from: src.baseAddress! + ((y + row) * width + x) * channels,
+                                                               count: rowCount)
+                }
+                n = count
+            }
         }
-        return out
+        return Plane(width: w, height: h, channels: channels, pixels: out)
     }
 
     /// This plane surrounded by `border` pixels of `fill` on every side.

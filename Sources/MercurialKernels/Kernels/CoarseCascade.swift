@@ -662,21 +662,7 @@ public enum CoarseLoops {
                     for bx in 0..<w { d[by * pw + bx] = bits[bx] == 0 ? 255 : 0 }
                 }
             }
-            // Chessboard distances: down and across from the top left, then back.
-            for y in 0..<h {
-                let row = d + y * pw, above = row - pw
-                for x in 0..<w where row[x] != 0 {
-                    let m = min(min(row[x - 1], above[x - 1]), min(above[x], above[x + 1]))
-                    row[x] = min(row[x], min(m, 254) + 1)
-                }
-            }
-            for y in stride(from: h - 1, through: 0, by: -1) {
-                let row = d + y * pw, below = row + pw
-                for x in stride(from: w - 1, through: 0, by: -1) where row[x] != 0 {
-                    let m = min(min(row[x + 1], below[x + 1]), min(below[x], below[x - 1]))
-                    row[x] = min(row[x], min(m, 254) + 1)
-                }
-            }
+            BlockDistances.chessboard(d, width: w, height: h)
         }
         let distance = [UInt8](unsafeUninitializedCapacity: w * h) { out, count in
             padded.withUnsafeBufferPointer { p in

@@ -40,19 +40,17 @@ enum DistanceBevel {
         var squared = mask.pixels.withUnsafeBufferPointer { m in
             let reach = Int(limit.rounded(.up))
             guard !outside, reach > directReach, let within = insideReach(m.baseAddress!, width: w, height: h, inset: halo),
-                  within < reach, within + 1 < halo else {
+                  within < reach, within < halo else {
                 return crossingDistances(m.baseAddress!, width: w, height: h, reach: reach, inset: halo)
             }
             // Every crossing within `within` of the output lies in the output grown by a pixel more.
             // (The envelopes even within the direct minimum's reach: in so narrow a window few
             // points lie in reach of a crossing, and their cost follows those points.)
-            let inset = within + 1, cw = ow + 2 * inset, ch = oh + 2 * inset, from = halo - inset
-            let window = [Float](unsafeUninitializedCapacity: cw * ch) { c, n in
-                for y in 0..<ch { (c.baseAddress! + y * cw).update(from: m.baseAddress! + (from + y) * w + from, count: cw) }
-                n = cw * ch
-            }
-            return window.withUnsafeBufferPointer {
-                crossingDistances($0.baseAddress!, width: cw, height: ch, reach: within, inset: inset, directReach: 0)
+            let inset = within + 1, from = halo - inset
+            let window = mask.cropped(x: from, y: from, width: ow + 2 * inset, height: oh + 2 * inset)
+            return window.pixels.withUnsafeBufferPointer {
+                crossingDistances($0.baseAddress!, width: window.width, height: window.height, reach: within, inset: inset,
+                                  directReach: 0)
             }
         }
         var second = Plane.unfilled(width: inside && outside ? ow : 0, height: inside && outside ? oh : 0)
@@ -111,19 +109,21 @@ enum DistanceBevel {
 
     /// A reach within which every inside pixel (m ≥ 0.5) of the output (the window less `inset` on
     /// every side) has its nearest crossing, with a pixel to spare; nil when no outside pixel lies
-    /// within `reachMargin` of the output. The output and that margin are cut into blocks of
-    /// `reachBlock`; an inside pixel k blocks (across or down, the larger) from a block with an
-    /// outside pixel o lies at most b(k + 1) − 1 pixels from o each way, and the path along its row
-    /// and then o's column crosses the edge within |p − o| of it.
+    /// within `reachMargin` of the output, or more than 254 blocks away. The output and that margin
+    /// are cut into blocks of `reachBlock`; an inside pixel k blocks (across or down, the larger)
+    /// from a block with an outside pixel o lies at most b(k + 1) − 1 pixels from o each way, and
+    /// the path along its row and then o's column crosses the edge within |p − o| of it.
     static func insideReach(_ m: UnsafePointer<Float>, width w: Int, height h: Int, inset: Int) -> Int? {
         let b = reachBlock, margin = min(inset, reachMargin) / b * b, first = inset - margin
         let sw = w - 2 * first, sh = h - 2 * first, bw = (sw + b - 1) / b, bh = (sh + b - 1) / b
         guard sw > 2 * margin, sh > 2 * margin else { return nil }
-        // 0 for a block with an outside pixel, then each block's distance to the nearest such block.
-        var distance = [Int32](repeating: .max, count: bw * bh)
-        let k = distance.withUnsafeMutableBufferPointer { d -> Int32 in
+        // 0 for a block with an outside pixel (the border beyond the margin: none), then each
+        // block's distance to the nearest such block.
+        var distance = [UInt8](repeating: 255, count: (bw + 2) * (bh + 2))
+        let k = distance.withUnsafeMutableBufferPointer { grid -> UInt8 in
+            let d = grid.baseAddress! + bw + 3
             for y in 0..<sh {
-                let row = m + (first + y) * w + first, blocks = d.baseAddress! + (y / b) * bw
+                let row = m + (first + y) * w + first, blocks = d + (y / b) * (bw + 2)
                 for bx in 0..<bw {
                     let x0 = bx * b
                     let inside = x0 + b <= sw ? mercurial_all_at_least8(mercurial_load8(row + x0), 0.5) != 0
@@ -131,38 +131,15 @@ enum DistanceBevel {
                     if !inside { blocks[bx] = 0 }
                 }
             }
-            // The distance in blocks, the larger of across and down: two passes over the grid.
-            @inline(__always) func relax(_ i: Int, _ j: Int) { if d[j] < .max, d[j] + 1 < d[i] { d[i] = d[j] + 1 } }
-            for by in 0..<bh {
-                for bx in 0..<bw {
-                    let i = by * bw + bx
-                    if bx > 0 { relax(i, i - 1) }
-                    if by > 0 {
-                        relax(i, i - bw)
-                        if bx > 0 { relax(i, i - bw - 1) }
-                        if bx + 1 < bw { relax(i, i - bw + 1) }
-                    }
-                }
-            }
-            for by in (0..<bh).reversed() {
-                for bx in (0..<bw).reversed() {
-                    let i = by * bw + bx
-                    if bx + 1 < bw { relax(i, i + 1) }
-                    if by + 1 < bh {
-                        relax(i, i + bw)
-                        if bx + 1 < bw { relax(i, i + bw + 1) }
-                        if bx > 0 { relax(i, i + bw - 1) }
-                    }
-                }
-            }
+            BlockDistances.chessboard(d, width: bw, height: bh)
             // The farthest of the blocks that hold output pixels.
-            var k: Int32 = 0
+            var k: UInt8 = 0
             for by in margin / b..<(sh - margin + b - 1) / b {
-                for bx in margin / b..<(sw - margin + b - 1) / b { k = max(k, d[by * bw + bx]) }
+                for bx in margin / b..<(sw - margin + b - 1) / b { k = max(k, d[by * (bw + 2) + bx]) }
             }
             return k
         }
-        guard k < .max else { return nil }
+        guard k < 255 else { return nil }
         let farthest = (2.0).squareRoot() * Double(b * (Int(k) + 1) - 1)
         return Int(farthest.rounded(.up)) + 1
     }
