@@ -2,8 +2,9 @@
 // whatever its σ.
 //
 // Level k blurs the previous level's heights h by σ and multiplies by the mask. Where σ is at least
-// `HeightFieldParameters.coarseRatio` pixels per cell of a grid of spacing s (a power of two), the
-// blur is made on that grid, aligned to the image's own origin (cell i covers pixels [i·s, i·s + s)):
+// `HeightFieldParameters.coarseRatio` pixels per cell of a grid of spacing s (each level's twice the
+// next one's, the finest 2 or 3), the blur is made on that grid, aligned to the image's own origin
+// (cell i covers pixels [i·s, i·s + s)):
 // - the cell's value is the mean of h over it, less the differences of its neighbours' first
 //   moments (Σh·(dx − (s − 1)/2), and down): each cell's offset of mass from its centre, moved to
 //   the cells on either side as a pair of opposite weights, so that where an edge crosses a cell the
@@ -31,7 +32,7 @@ import Glibc
 /// One level of the cascade made on a coarse grid.
 public struct CoarseLevel: Sendable, Equatable {
     public let sigma: Double
-    /// The grid's spacing in pixels (a power of two, at least 2).
+    /// The grid's spacing in pixels (at least 2; a cascade's levels each twice the next one's).
     public let spacing: Int
     /// One-sided Gaussian weights of the blur on the grid.
     public let weights: [Float]
@@ -101,11 +102,16 @@ package struct Grid: Sendable {
 /// a pixel of mask other than 0, or lies outside the rectangle: every pixel within d − 1 blocks of
 /// a block at distance d has a mask of 0.
 public struct FarBlocks: Sendable {
-    public static let size = 8
+    /// The blocks' side: four cells of the last level's grid (8 or 12 pixels).
+    package let size: Int
     package let area: IntRect
     package let distance: [UInt8]
 
-    package init(area: IntRect, distance: [UInt8]) {
+    /// Cells of the last level a block spans each way.
+    package static let cells = 4
+
+    package init(size: Int, area: IntRect, distance: [UInt8]) {
+        self.size = size
         self.area = area
         self.distance = distance
     }
@@ -197,8 +203,8 @@ public struct CoarseCascade {
     /// zero them, then add the mask's: `CoarseLoops.cascade`).
     package init(levels: [CoarseLevel], window: IntRect) {
         precondition(!levels.isEmpty && !window.isEmpty)
-        // Each grid half the last one's spacing, down to 2 (as `HeightFieldParameters` makes them).
-        precondition(zip(levels, levels.dropFirst()).allSatisfy { $0.spacing == 2 * $1.spacing } && levels.last!.spacing == 2)
+        // Each grid half the last one's spacing, down to 2 or 3 (as `HeightFieldParameters` makes them).
+        precondition(zip(levels, levels.dropFirst()).allSatisfy { $0.spacing == 2 * $1.spacing } && levels.last!.spacing >= 2)
         self.levels = levels
         self.window = window
         let xs = Self.ranges(levels, from: window.x, to: window.maxX)
@@ -389,10 +395,19 @@ public enum CoarseLoops {
                        firstColumn x0: Int, levels: [CoarseLevel], moments: [IntRect], grids: CoarseCascade.Pointers) {
         let finest = levels.count - 1
         let a = sums[finest], b = sums[finest] + cellCounts[finest] + 1
-        // The finest grid's spacing is 2: a cell's Σm and Σm·dx are u + v and v.
-        for c in 0..<cellCounts[finest] {
-            a[c] = row[2 * c] + row[2 * c + 1]
-            b[c] = row[2 * c + 1]
+        // The finest grid's spacing is 2 or 3: a cell's Σm and Σm·dx are u + v and v, or u + v + w
+        // and v + 2w.
+        if levels[finest].spacing == 2 {
+            for c in 0..<cellCounts[finest] {
+                a[c] = row[2 * c] + row[2 * c + 1]
+                b[c] = row[2 * c + 1]
+            }
+        } else {
+            precondition(levels[finest].spacing == 3)
+            for c in 0..<cellCounts[finest] {
+                a[c] = row[3 * c] + row[3 * c + 1] + row[3 * c + 2]
+                b[c] = row[3 * c + 1] + 2 * row[3 * c + 2]
+            }
         }
         a[cellCounts[finest]] = 0
         b[cellCounts[finest]] = 0
@@ -462,7 +477,7 @@ public enum CoarseLoops {
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
             let s = levels[k].spacing, area = c.means[k], w = area.width, mw = c.moments[k].width
-            // Every divisor is a power of two: multiplying by its reciprocal gives the same bits.
+            // (Reciprocals: the same arithmetic wherever a window starts.)
             let perCell = 1 / Float(s * s), perPair = 1 / Float(2 * s)
             let parent = previous, columns = k == 0 ? [] : parentWeights(c, level: k)
             previous = withExtendedLifetime((parent, columns)) {
@@ -632,13 +647,12 @@ public enum CoarseLoops {
     /// Σm is 0 only then (its values are never negative).
     static func farBlocks(_ c: CoarseCascade) -> FarBlocks {
         let cells = c.moments.last!, grid = c.grids.last![CoarseCascade.Moment.m.rawValue]
-        let per = FarBlocks.size / c.levels.last!.spacing // cells a block spans each way
-        precondition(per == 4) // (the last level's spacing is 2)
+        let per = FarBlocks.cells, size = per * c.levels.last!.spacing
         let bx0 = floorDiv(cells.x + per - 1, per), by0 = floorDiv(cells.y + per - 1, per)
         let area = IntRect(x: bx0, y: by0, width: max(0, floorDiv(cells.maxX, per) - bx0),
                            height: max(0, floorDiv(cells.maxY, per) - by0))
         let w = area.width, h = area.height
-        guard w > 0, h > 0 else { return FarBlocks(area: area, distance: []) }
+        guard w > 0, h > 0 else { return FarBlocks(size: size, area: area, distance: []) }
         // The distances with a border of 0 (the blocks outside), so that no pass checks its bounds.
         let pw = w + 2
         var padded = [UInt8](repeating: 0, count: pw * (h + 2))
@@ -670,7 +684,7 @@ public enum CoarseLoops {
             }
             count = w * h
         }
-        return FarBlocks(area: area, distance: distance)
+        return FarBlocks(size: size, area: area, distance: distance)
     }
 
     /// `grid` blurred by the one-sided `weights`, over `area` (grid covers area ± taps).
@@ -803,6 +817,25 @@ public enum CoarseLoops {
                 @inline(__always) func field(_ x: Int) -> Float {
                     let i = cells[x], t = weights[x]
                     return scratch[i] + t * (scratch[i + 1] - scratch[i])
+                }
+                if spacing == 3 {
+                    // Spacing 3: pixel 3q lies ⅔ of the way from cell q − 1 to q, the next on q, the
+                    // one after ⅓ of the way from q to q + 1 (the weights `field` reads, the same
+                    // arithmetic): twenty-four pixels from eight cells at a time, stored as three
+                    // interleaved streams (as a normal map's R, G and B). (Leading pixels alone, to
+                    // the first 3q.)
+                    var x = a
+                    while x < b && ((window.x + x) % 3 + 3) % 3 != 0 { into[x] = field(x); x += 1 }
+                    let twoThirds = SIMD8<Float>(repeating: Float(4) / Float(6)), zero = SIMD8<Float>()
+                    let third = SIMD8<Float>(repeating: Float(2) / Float(6))
+                    while x + 24 <= b {
+                        let p = mercurial_load8(scratch + cells[x]), q = mercurial_load8(scratch + cells[x] + 1)
+                        let r = mercurial_load8(scratch + cells[x] + 2)
+                        mercurial_store_rgb8(into + x, p + twoThirds * (q - p), q + zero * (r - q), q + third * (r - q))
+                        x += 24
+                    }
+                    while x < b { into[x] = field(x); x += 1 }
+                    return
                 }
                 guard spacing == 2 else {
                     for x in a..<b { into[x] = field(x) }

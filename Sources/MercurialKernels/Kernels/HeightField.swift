@@ -135,19 +135,19 @@ public struct HeightFieldParameters: Sendable, Equatable {
     }
 
     /// From a radius of minimumCoarseSigma on, every level with coarseRatio pixels of σ or more per
-    /// cell of a grid of spacing 2 is made on the coarsest such grid (see `CoarseCascade`); the
-    /// smaller ones, and every level of smaller radii (the default sizes'), at full resolution.
-    /// The cells' values take in where in each cell its mass lies (their first moments), so an edge
-    /// crossing a cell costs little: every style keeps within 1e-3 of the reference wherever the
-    /// shapes lie on the grids (see docs/operations.md).
+    /// cell of a grid of spacing 2 is made on a coarse grid (see `CoarseCascade`); the smaller
+    /// ones, and every level of smaller radii (the default sizes'), at full resolution. A level's σ
+    /// and its grid's spacing halve together, so every coarse level has the same σ per cell: the
+    /// finest one's spacing is the largest whole number of pixels that keeps it at coarseRatio or
+    /// more (2 or 3), each coarser grid twice the next one's. The cells' values take in where in
+    /// each cell its mass lies (their first moments), so an edge crossing a cell costs little: every
+    /// style keeps within 1e-3 of the reference wherever the shapes lie on the grids (see
+    /// docs/operations.md).
     public static let coarseRatio: Double = 2.5
     public static let minimumCoarseSigma: Double = 12
     /// A coarse soften's σ per cell: more than the cascade's, as its grid is read back as it is, with
     /// no finer levels after it (the spline's and the box's share of the blur stays small).
     public static let softenRatio: Double = 6
-
-    /// The spacing of the grid level σ of the cascade is made on.
-    func levelSpacing(_ sigma: Double) -> Int { Self.spacing(sigma: sigma, ratio: Self.coarseRatio) }
 
     /// The spacing of the grid level σ is made on: the largest power of two ≤ σ / ratio (1: at full
     /// resolution).
@@ -159,14 +159,20 @@ public struct HeightFieldParameters: Sendable, Equatable {
 
     /// Whether level σ of a cascade whose first level is `first` (its radius) is coarse.
     func isCoarse(_ sigma: Double, first: Double) -> Bool {
-        first >= Self.minimumCoarseSigma && levelSpacing(sigma) >= 2
+        first >= Self.minimumCoarseSigma && sigma >= 2 * Self.coarseRatio
     }
 
     /// The Core Image levels made on coarse grids (the first, largest ones), for the plain inner
     /// profile or a style's side.
     public var coarseLevels: [CoarseLevel] {
         guard profile == .coreImage else { return [] }
-        var levels = levelSigmas(coarse: true).map { CoarseLevel(sigma: $0, spacing: levelSpacing($0)) }
+        let sigmas = levelSigmas(coarse: true)
+        guard let finest = sigmas.last else { return [] }
+        // (The finest coarse σ lies in [5, 10): the level after it is at full resolution.)
+        let finestSpacing = Int(finest / Self.coarseRatio)
+        var levels = sigmas.enumerated().map { k, sigma in
+            CoarseLevel(sigma: sigma, spacing: finestSpacing << (sigmas.count - 1 - k))
+        }
         // An outer side's last level also folds the full-resolution levels into a blur of its grid:
         // their variances add up (each level's Gaussian as cut and weighed).
         if style.reachesOutside, let last = levels.last {
@@ -862,13 +868,16 @@ public enum HeightField {
     /// is its fold's grid read back (`CoarseCascade.Fold`): those pixels take it, and each level
     /// skips the chunks that no other pixel needs. With the blocks' distances (`FarBlocks`, whose
     /// block at distance d has mask 0 over d − 1 blocks around it):
-    /// - a pixel takes the fold where its block is farther than ⌈D/8⌉ blocks, D the levels' reach;
+    /// - a pixel takes the fold where its block is farther than ⌈D/b⌉ blocks, D the levels' reach and
+    ///   b the blocks' side;
     /// - the level k output each needed pixel reads lies within r_k down (its vertical pass), then
-    ///   r_k across (its horizontal pass): ⌈r_k/8⌉ blocks more each.
+    ///   r_k across (its horizontal pass): ⌈r_k/b⌉ blocks more each.
     /// A chunk is skipped where every one of its pixels is farther than its pass's distance. The
     /// choice is the image's (its blocks), so any tiling gives the same bits.
     struct Far {
         let fold: CoarseCascade.Seed
+        /// The blocks' side (`FarBlocks.size`).
+        let size: Int
         let words: Int, firstBlockRow: Int, firstBlock: Int, blocksAcross: Int, thresholds: Int, replaceBeyond: Int
         /// The blocks' distances under the window: a row of them per block row.
         let distances: UnsafeMutablePointer<UInt8>
@@ -879,8 +888,9 @@ public enum HeightField {
         let between: UnsafeMutablePointer<Float>
 
         init(_ fold: CoarseCascade.Fold, seed: CoarseCascade.Seed, radii: [Int], height h: Int, words: Int) {
-            let size = FarBlocks.size, window = seed.window, w = window.width
+            let size = fold.far.size, window = seed.window, w = window.width
             self.fold = CoarseCascade.Seed(grid: fold.grid, spacing: seed.spacing, window: window)
+            self.size = size
             self.words = words
             // Back from the last level's output: each pass's distance in blocks.
             let reach = radii.reduce(0, +)
@@ -926,7 +936,7 @@ public enum HeightField {
 
         /// The chunks pass `t` skips in window row y.
         @inline(__always) func skip(_ t: Int, row y: Int) -> UnsafePointer<UInt64> {
-            let r = floorDiv(fold.window.y + y, FarBlocks.size) - firstBlockRow
+            let r = floorDiv(fold.window.y + y, size) - firstBlockRow
             return UnsafePointer(table + (r * thresholds + t) * words)
         }
 
@@ -934,7 +944,7 @@ public enum HeightField {
         /// fold's grid read back (`CoarseLoops.field`; the mask there is 1) where the pixel's block
         /// is far enough.
         func replace(row y: Int, in out: UnsafeMutablePointer<Float>, halo: Int) {
-            let size = FarBlocks.size, window = fold.window
+            let window = fold.window
             let distance = distances + (floorDiv(window.y + y, size) - firstBlockRow) * blocksAcross - firstBlock
             let first = floorDiv(window.x + halo, size), last = floorDiv(window.maxX - halo - 1, size)
             var bx = first
