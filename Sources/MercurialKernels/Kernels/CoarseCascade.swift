@@ -204,7 +204,7 @@ public struct CoarseCascade {
     package init(levels: [CoarseLevel], window: IntRect) {
         precondition(!levels.isEmpty && !window.isEmpty)
         // Each grid half the last one's spacing, down to 2 or 3 (as `HeightFieldParameters` makes them).
-        precondition(zip(levels, levels.dropFirst()).allSatisfy { $0.spacing == 2 * $1.spacing } && levels.last!.spacing >= 2)
+        precondition(zip(levels, levels.dropFirst()).allSatisfy { $0.spacing == 2 * $1.spacing } && (2...3).contains(levels.last!.spacing))
         self.levels = levels
         self.window = window
         let xs = Self.ranges(levels, from: window.x, to: window.maxX)
@@ -477,7 +477,8 @@ public enum CoarseLoops {
         var previous = Grid(IntRect(x: 0, y: 0, width: 0, height: 0))
         for k in 0..<levels.count {
             let s = levels[k].spacing, area = c.means[k], w = area.width, mw = c.moments[k].width
-            // (Reciprocals: the same arithmetic wherever a window starts.)
+            // Multiplying by reciprocals (the division's bits only for powers of two): the same
+            // arithmetic wherever a window starts.
             let perCell = 1 / Float(s * s), perPair = 1 / Float(2 * s)
             let parent = previous, columns = k == 0 ? [] : parentWeights(c, level: k)
             previous = withExtendedLifetime((parent, columns)) {
