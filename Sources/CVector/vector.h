@@ -34,6 +34,16 @@ static inline __attribute__((always_inline)) int mercurial_all_at_least8(mercuri
     return __builtin_reduce_and(v >= value) != 0;
 }
 
+// Whether any of eight floats is at least `value` (NaN is not), as above.
+static inline __attribute__((always_inline)) int mercurial_any_at_least8(mercurial_float8 v, float value) {
+    return __builtin_reduce_or(v >= value) != 0;
+}
+
+// Whether a and b lie on different sides of `level` (at least it, or not) in any of eight lanes.
+static inline __attribute__((always_inline)) int mercurial_any_across8(mercurial_float8 a, mercurial_float8 b, float level) {
+    return __builtin_reduce_or((a >= level) != (b >= level)) != 0;
+}
+
 // Sixteen square roots, or quotients, as vector instructions (two AVX registers: two independent
 // chains of operations side by side). Swift's SIMD square root and division take each lane on its
 // own and leave the optimizer to regroup them, which it did in SSE halves, on the AVX build too; a C

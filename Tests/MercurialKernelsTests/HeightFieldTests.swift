@@ -285,16 +285,24 @@ final class HeightFieldTests: XCTestCase {
 
     /// Within a small reach the distances are each point's minimum over the points in reach, not
     /// the lower envelope: both give the same bits, on masks with edges everywhere and nowhere, and
-    /// on masks tall enough for several bands of rows.
+    /// on masks tall enough for several bands of rows, and on sparse dots, whose bands skip the
+    /// chunks of columns with no crossing in reach.
     func testDirectMinimumAndEnvelopeAgree() {
         var empty = Plane(width: 30, height: 26)
         for i in empty.pixels.indices { empty.pixels[i] = 1 }
+        var dots = Plane(width: 203, height: 3 * DistanceBevel.bandRows + 41)
+        for k in 0..<40 { dots.pixels[(k * 7919) % dots.pixels.count] = 0.5 + Float(k % 5) * 0.1 }
+        // An edge of 0.5 on row 35, every pixel below it inside: its crossings lie on row 35 itself,
+        // exactly `reach` above the second band's first row (inset reach + 3), its outside a row above.
+        var step = Plane(width: 40, height: 2 * DistanceBevel.bandRows + 30)
+        for i in step.pixels.indices { step.pixels[i] = i / 40 < 35 ? 0 : i / 40 == 35 ? 0.5 : 1 }
         let masks = [Masks.disc(width: 61, height: 47, cx: 29.3, cy: 22.8, r: 17.2), Masks.strokes(width: 50, height: 44),
                      Masks.random(width: 40, height: 36, seed: 4), empty,
                      Masks.strokes(width: 46, height: 4 * DistanceBevel.bandRows + 37),
-                     Masks.random(width: 35, height: 3 * DistanceBevel.bandRows + 29, seed: 9)]
+                     Masks.random(width: 35, height: 3 * DistanceBevel.bandRows + 29, seed: 9), dots,
+                     Masks.disc(width: 190, height: 2 * DistanceBevel.bandRows + 50, cx: 101.4, cy: 47.6, r: 6.3), step]
         for (n, mask) in masks.enumerated() {
-            for reach in [1, 4, 9] {
+            for reach in [1, 4, 9, DistanceBevel.directReach] where mask.width > 2 * reach + 6 && mask.height > 2 * reach + 6 {
                 let within = assertEnvelopeMatchesDirect(mask, reach: reach, inset: reach + 3, "mask \(n)")
                 if n != 3 { XCTAssertGreaterThan(within, 0, "mask \(n) reach \(reach)") }
             }

@@ -153,10 +153,21 @@ enum DistanceBevel {
         // The pixels with a neighbour that way: all but the last (right), or all but on the last
         // row (below).
         let pairs = right ? w - 1 : (y + 1 < h ? w : 0)
-        for x in 0..<pairs {
+        @inline(__always) func crossing(_ x: Int) {
             let a = here[x], b = next[x]
             t[x] = (a >= 0.5) != (b >= 0.5) ? (a - 0.5) / (a - b) : -1
         }
+        // Eight pairs at a time where none crosses (most of a mask), without the division.
+        var x = 0
+        while x + 8 <= pairs {
+            if mercurial_any_across8(mercurial_load8(here + x), mercurial_load8(next + x), 0.5) != 0 {
+                for x in x..<(x + 8) { crossing(x) }
+            } else {
+                (t + x).update(repeating: -1, count: 8)
+            }
+            x += 8
+        }
+        for x in x..<pairs { crossing(x) }
         for x in pairs..<w { t[x] = -1 }
     }
 
@@ -222,7 +233,8 @@ enum DistanceBevel {
     /// over the points within `reach` of it, down its column and along its row, in bands of output
     /// rows. Only the rows in reach of a band are kept (a ring of distances along rows, the band's
     /// distances to the next crossing below), so the work stays in the cache. Within `reach` the
-    /// values are the envelopes', bit for bit; beyond, some value above reach², as theirs.
+    /// values are the envelopes', bit for bit; beyond, some value above reach², as theirs. A band's
+    /// chunks of columns (`Chunks.width`) with no crossing in reach are left at ∞, their minima unmade.
     static func nearestInBands(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int,
                                inset: Int) -> [Float] {
         let ow = w - 2 * inset, oh = h - 2 * inset, columns = inset..<(w - inset), rows = inset..<(h - inset)
@@ -239,6 +251,14 @@ enum DistanceBevel {
         t.initialize(repeating: -1, count: 3 * w)
         last.initialize(repeating: -.infinity, count: w)
         @inline(__always) func along(_ r: Int) -> UnsafeMutablePointer<Float> { ring + (r % ringRows) * ow }
+        // Each row's chunks holding a pixel inside the edge, and those holding one outside; a band's
+        // chunks in reach of both (`active`; `spare`, `inside`, `outside`: the band's rows or'd).
+        let words = Chunks.words(w), sides = EdgeChunks(m, width: w, height: h, words: words)
+        let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * words)
+        let active = bits, spare = bits + words, inside = bits + 2 * words, outside = bits + 3 * words
+        defer { sides.deallocate(); bits.deallocate() }
+        // A crossing within `reach` of a point lies between two pixels within reach + 1 of it, each way.
+        let spread = (reach + 1 + Chunks.width - 1) / Chunks.width
         // The next row to make along rows, and the down sweep's. A crossing above the sweep's first
         // row lies more than `reach` above every output row: the sweep starts with none.
         var made = rows.lowerBound - reach, p = max(0, rows.lowerBound - reach - 1)
@@ -247,6 +267,21 @@ enum DistanceBevel {
             let out = o.baseAddress!
             for y0 in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: band) {
                 let y1 = min(y0 + band, rows.upperBound)
+                inside.update(repeating: 0, count: words)
+                outside.update(repeating: 0, count: words)
+                for r in max(0, y0 - reach - 1)..<min(h, y1 + reach + 1) {
+                    for i in 0..<words {
+                        inside[i] |= sides.inside[r * words + i]
+                        outside[i] |= sides.outside[r * words + i]
+                    }
+                }
+                Chunks.dilate(inside, words: words, by: spread, into: active)
+                Chunks.dilate(outside, words: words, by: spread, into: spare)
+                var anyActive = false
+                for i in 0..<words {
+                    active[i] &= spare[i]
+                    anyActive = anyActive || active[i] != 0
+                }
                 // Horizontal segments: each output row is the minimum over the rows in reach.
                 for y in y0..<y1 {
                     while made <= y + reach {
@@ -255,37 +290,82 @@ enum DistanceBevel {
                         made += 1
                     }
                     let row = out + (y - inset) * ow
-                    row.update(from: along(y), count: ow)
-                    for k in Swift.stride(from: 1, through: reach, by: 1) {
-                        lower(row, toNearer: along(y - k), along(y + k), plus: Float(k * k), count: ow)
+                    var done = 0
+                    Chunks.forEachRun(active, words: words, from: columns.lowerBound, to: columns.upperBound) { a, b in
+                        let o = a - inset, n = b - a
+                        (row + done).update(repeating: .infinity, count: o - done)
+                        (row + o).update(from: along(y) + o, count: n)
+                        for k in Swift.stride(from: 1, through: reach, by: 1) {
+                            lower(row + o, toNearer: along(y - k) + o, along(y + k) + o, plus: Float(k * k), count: n)
+                        }
+                        done = o + n
                     }
+                    (row + done).update(repeating: .infinity, count: ow - done)
                 }
                 // Vertical segments: the next crossing below each of the band's points, from the
-                // rows in reach below it (one further is more than `reach` away).
-                next.update(repeating: .infinity, count: w)
-                for q in Swift.stride(from: min(h - 1, y1 - 1 + reach), through: y0, by: -1) {
-                    crossings(m, width: w, height: h, row: q, right: false, into: other)
-                    sweepUp(next, row: other, here: q, count: w)
-                    guard q < y1 else { continue }
-                    let d2 = below + (q - y0) * w, here = Double(q)
-                    for x in 0..<w { d2[x] = squared(next[x] - here, within: reachD) }
+                // rows in reach below it (one further is more than `reach` away); kept for the
+                // points in reach of an active chunk.
+                if anyActive {
+                    next.update(repeating: .infinity, count: w)
+                    for q in Swift.stride(from: min(h - 1, y1 - 1 + reach), through: y0, by: -1) {
+                        crossings(m, width: w, height: h, row: q, right: false, into: other)
+                        sweepUp(next, row: other, here: q, count: w)
+                        guard q < y1 else { continue }
+                        let d2 = below + (q - y0) * w, here = Double(q)
+                        Chunks.forEachRun(active, words: words, from: columns.lowerBound, to: columns.upperBound) { a, b in
+                            for x in (a - reach)..<(b + reach) { d2[x] = squared(next[x] - here, within: reachD) }
+                        }
+                    }
                 }
-                // Then the last crossing above, down to the band's last row (as `alongColumns`),
-                // the nearer of the two, and the minimum over the points in reach along the row.
+                // Then the last crossing above, down to the band's last row (as `alongColumns`: every
+                // column, as it carries on to the next band), the nearer of the two, and the minimum
+                // over the points in reach along the row.
                 while p < y1 {
                     let row = t + (p % 2) * w, above = t + ((p + 1) % 2) * w
                     crossings(m, width: w, height: h, row: p, right: false, into: row)
                     sweepDown(last, row: row, above: p > first ? above : nil, here: p, count: w)
                     if p >= y0 {
-                        let d2 = below + (p - y0) * w, here = Double(p)
-                        for x in 0..<w { both[x] = min(squared(here - last[x], within: reachD), d2[x]) }
-                        nearestAlongRow(both, reach: reach, points: columns, into: out + (p - inset) * ow)
+                        let d2 = below + (p - y0) * w, here = Double(p), row = out + (p - inset) * ow
+                        Chunks.forEachRun(active, words: words, from: columns.lowerBound, to: columns.upperBound) { a, b in
+                            for x in (a - reach)..<(b + reach) { both[x] = min(squared(here - last[x], within: reachD), d2[x]) }
+                            nearestAlongRow(both, reach: reach, points: a..<b, into: row + (a - inset))
+                        }
                     }
                     p += 1
                 }
             }
             count = ow * oh
         }
+    }
+
+    /// Per row of a mask, bitmaps of its chunks of `Chunks.width` columns (`words` words a row):
+    /// those holding a pixel inside the edge (m ≥ 0.5), and those holding one outside.
+    struct EdgeChunks {
+        let inside: UnsafeMutablePointer<UInt64>, outside: UnsafeMutablePointer<UInt64>
+
+        init(_ m: UnsafePointer<Float>, width w: Int, height h: Int, words: Int) {
+            inside = .allocate(capacity: 2 * h * words)
+            outside = inside + h * words
+            for y in 0..<h {
+                let row = m + y * w
+                var ins = Chunks.Writer(inside + y * words), outs = Chunks.Writer(outside + y * words)
+                var x = 0
+                while x + Chunks.width <= w { // (a chunk is one mercurial_float8)
+                    let v = mercurial_load8(row + x)
+                    ins.append(mercurial_any_at_least8(v, 0.5) != 0)
+                    outs.append(mercurial_all_at_least8(v, 0.5) == 0)
+                    x += Chunks.width
+                }
+                if x < w {
+                    ins.append((x..<w).contains { row[$0] >= 0.5 })
+                    outs.append((x..<w).contains { !(row[$0] >= 0.5) })
+                }
+                ins.finish()
+                outs.finish()
+            }
+        }
+
+        func deallocate() { inside.deallocate() }
     }
 
     /// `envelope` along one line within a small reach, directly (f: at least `reach` points around
@@ -322,13 +402,28 @@ enum DistanceBevel {
     static func sweepDown(_ last: UnsafeMutablePointer<Double>, row: UnsafePointer<Float>, above: UnsafePointer<Float>?,
                           here p: Int, count w: Int) {
         let here = Double(p), before = Double(p - 1)
+        // (Eight columns at a time are left as they are where neither row has a crossing, t ≥ 0.)
+        var x = 0
         if let above {
-            for x in 0..<w {
+            @inline(__always) func step(_ x: Int) {
                 let c = above[x] >= 0 ? before + Double(above[x]) : last[x]
                 last[x] = row[x] == 0 ? here : c
             }
+            while x + 8 <= w {
+                if mercurial_any_at_least8(mercurial_load8(row + x), 0) != 0 || mercurial_any_at_least8(mercurial_load8(above + x), 0) != 0 {
+                    for x in x..<(x + 8) { step(x) }
+                }
+                x += 8
+            }
+            for x in x..<w { step(x) }
         } else {
-            for x in 0..<w { last[x] = row[x] == 0 ? here : last[x] }
+            while x + 8 <= w {
+                if mercurial_any_at_least8(mercurial_load8(row + x), 0) != 0 {
+                    for x in x..<(x + 8) { last[x] = row[x] == 0 ? here : last[x] }
+                }
+                x += 8
+            }
+            for x in x..<w { last[x] = row[x] == 0 ? here : last[x] }
         }
     }
 
@@ -337,7 +432,15 @@ enum DistanceBevel {
     @inline(__always)
     static func sweepUp(_ next: UnsafeMutablePointer<Double>, row: UnsafePointer<Float>, here p: Int, count w: Int) {
         let here = Double(p)
-        for x in 0..<w { next[x] = row[x] >= 0 ? here + Double(row[x]) : next[x] }
+        // (Eight columns at a time are left as they are where the row has no crossing.)
+        var x = 0
+        while x + 8 <= w {
+            if mercurial_any_at_least8(mercurial_load8(row + x), 0) != 0 {
+                for x in x..<(x + 8) { next[x] = row[x] >= 0 ? here + Double(row[x]) : next[x] }
+            }
+            x += 8
+        }
+        for x in x..<w { next[x] = row[x] >= 0 ? here + Double(row[x]) : next[x] }
     }
 
     /// Calls `take` with each segment of a line of crossings `t` that has one (t ≥ 0), in order,
@@ -372,19 +475,29 @@ enum DistanceBevel {
             // 0 lies on point p itself: its right-hand distance is 0 already.)
             var last = -Double.infinity, p = first
             @inline(__always) func fill(to stop: Int, next: Double) {
-                // Eight points at a time (each lane as one point below), then the rest.
+                // The points more than `reach` from both crossings are ∞ (a point to spare at each
+                // end of them, against rounding); the others eight at a time (each lane as one point
+                // below), then the rest.
+                let far = last == -.infinity ? p : min(max(p, Int((last + reach).rounded(.down)) + 2), stop)
+                let near = next == .infinity ? stop : max(min(stop, Int((next - reach).rounded(.up)) - 1), far)
                 let lastV = SIMD8<Double>(repeating: last), nextV = SIMD8<Double>(repeating: next)
-                while p + 8 <= stop {
-                    let x = SIMD8<Double>(repeating: Double(p)) + lanes, a = x - lastV, b = nextV - x
-                    let fa = SIMD8<Float>((a * a).replacing(with: .infinity, where: .!(a .<= reachV)))
-                    let fb = SIMD8<Float>((b * b).replacing(with: .infinity, where: .!(b .<= reachV)))
-                    UnsafeMutableRawPointer(f + p).storeBytes(of: fa.replacing(with: fb, where: fb .< fa), as: SIMD8<Float>.self)
-                    p += 8
+                @inline(__always) func nearest(to stop: Int) {
+                    while p + 8 <= stop {
+                        let x = SIMD8<Double>(repeating: Double(p)) + lanes, a = x - lastV, b = nextV - x
+                        let fa = SIMD8<Float>((a * a).replacing(with: .infinity, where: .!(a .<= reachV)))
+                        let fb = SIMD8<Float>((b * b).replacing(with: .infinity, where: .!(b .<= reachV)))
+                        UnsafeMutableRawPointer(f + p).storeBytes(of: fa.replacing(with: fb, where: fb .< fa), as: SIMD8<Float>.self)
+                        p += 8
+                    }
+                    while p < stop {
+                        f[p] = nearer(Double(p), last: last, next: next, within: reach)
+                        p += 1
+                    }
                 }
-                while p < stop {
-                    f[p] = nearer(Double(p), last: last, next: next, within: reach)
-                    p += 1
-                }
+                nearest(to: far)
+                (f + p).update(repeating: .infinity, count: near - p)
+                p = near
+                nearest(to: stop)
             }
             // (Once the row's last output point is made, the crossings after are not needed.)
             _ = forEachCrossing(t, count: w) { q in
