@@ -605,27 +605,34 @@ enum DistanceBevel {
     static func envelope(_ f: UnsafePointer<Float>, length n: Int, reach: Int, points: Range<Int>, scratch: EnvelopeScratch,
                          into out: UnsafeMutablePointer<Float>, replacing: Bool = false) {
         let v = scratch.v, z = scratch.z, g = scratch.g, hv = scratch.hv
-        var k = -1
-        for q in 0..<n {
-            let fq = Double(f[q])
-            guard fq < .infinity else { continue }
+        // The stack's top (entry k) is kept in tv, th, tz (its v, hv, z), out of memory; the entries
+        // below it are in the arrays.
+        var k = -1, next = 0, tv = 0, th = 0.0, tz = 0.0
+        while next < n {
+            let q = next, fq = Double(f[q])
+            next += 1
+            guard fq < .infinity else {
+                // Past the points with no crossing in reach, eight at a time (long runs of them).
+                while next + 8 <= n && mercurial_all_at_least8(mercurial_load8(f + next), .infinity) != 0 { next += 8 }
+                continue
+            }
             let hq = fq + Double(q * q)
             if k < 0 {
-                k = 0; v[0] = q; g[0] = fq; hv[0] = hq; z[0] = -.infinity; z[1] = .infinity
+                k = 0; tv = q; th = hq; tz = -.infinity; g[0] = fq
                 continue
             }
             var s: Double
             repeat {
-                s = (hq - hv[k]) / Double(2 * (q - v[k]))
-                if s <= z[k] { k -= 1 } else { break }
+                s = (hq - th) / Double(2 * (q - tv))
+                guard s <= tz else { break }
+                k -= 1
+                if k >= 0 { tv = v[k]; th = hv[k]; tz = z[k] }
             } while k >= 0
+            if k >= 0 { v[k] = tv; hv[k] = th; z[k] = tz }
             k += 1
-            v[k] = q
-            g[k] = fq
-            hv[k] = hq
-            z[k] = s
-            z[k + 1] = .infinity
+            tv = q; th = hq; tz = s; g[k] = fq
         }
+        if k >= 0 { v[k] = tv; hv[k] = th; z[k] = tz; z[k + 1] = .infinity }
         guard k >= 0 else {
             if replacing { out.update(repeating: .infinity, count: points.count) }
             return
