@@ -108,18 +108,19 @@ enum HeightFieldEngine {
         return area.union(roi)
     }
 
-    /// The blocks `heights` cuts a streamed region of `roiHeight` rows into, at most this wide and
-    /// tall; for whole windows (which `heights` cuts by `windowGrid`), the square whose window fits
-    /// the budget.
-    static func blockSize(_ p: HeightFieldParameters, roiHeight: Int) -> (width: Int, height: Int) {
+    /// The blocks `heights` cuts a streamed region of `roiWidth` × `roiHeight` into, at most this
+    /// wide and tall: a style's blocks as tall as their pixel budget allows at the width they have
+    /// (a narrow region's: taller, so fewer of them read their halo again); for whole windows (which
+    /// `heights` cuts by `windowGrid`), the square whose window fits the budget.
+    static func blockSize(_ p: HeightFieldParameters, roiWidth: Int = .max, roiHeight: Int) -> (width: Int, height: Int) {
         let halo = p.streamHalo
         guard streams(p) else {
             let side = max(128, Int(Double(windowPixelBudget).squareRoot()) - 2 * halo)
             return (side, side)
         }
-        let width = max(256, streamWindowWidth - 2 * halo)
-        let height = p.isPlainInner ? roiHeight : max(64, styledBlockPixels / width)
-        return (width, p.coarseLevels.isEmpty ? height : min(height, max(64, coarseBlockPixels / width)))
+        let width = max(256, streamWindowWidth - 2 * halo), across = max(1, min(width, roiWidth))
+        let height = p.isPlainInner ? roiHeight : max(64, styledBlockPixels / across)
+        return (width, p.coarseLevels.isEmpty ? height : min(height, max(64, coarseBlockPixels / across)))
     }
 
     /// How a region of `width` × `height` whose heights come in whole windows (the profiles that do
@@ -177,7 +178,7 @@ enum HeightFieldEngine {
                         rows: RowSink? = nil) {
         let p = prepared.parameters, grid = streams(p) ? nil : windowGrid(p, width: roi.width, height: roi.height)
         let (width, height) = grid.map { ((roi.width + $0.columns - 1) / $0.columns, (roi.height + $0.rows - 1) / $0.rows) }
-            ?? blockSize(p, roiHeight: roi.height)
+            ?? blockSize(p, roiWidth: roi.width, roiHeight: roi.height)
         for by in stride(from: roi.y, to: roi.maxY, by: height) {
             for bx in stride(from: roi.x, to: roi.maxX, by: width) {
                 let block = Rect(x: bx, y: by, width: min(width, roi.maxX - bx), height: min(height, roi.maxY - by))
