@@ -38,14 +38,29 @@ package final class LargeBuffer: @unchecked Sendable {
         }
         var raw: UnsafeMutableRawPointer? = nil
         guard posix_memalign(&raw, 64, bytes) == 0, let raw else { fatalError("out of memory") }
-        // A hint for the whole huge pages in the block: refused where huge pages are off.
-        let first = (Int(bitPattern: raw) + Self.hugePage - 1) / Self.hugePage * Self.hugePage
-        let end = (Int(bitPattern: raw) + bytes) / Self.hugePage * Self.hugePage
-        if end > first {
-            _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_HUGEPAGE)
-        }
+        Self.adviseHugePages(raw, bytes: bytes)
         // Why the binding: the block is untyped memory, used only as floats.
         base = raw.bindMemory(to: Float.self, capacity: count)
+    }
+
+    /// A hint for the whole huge pages inside `bytes` from `start`, given before they are first
+    /// touched: refused where huge pages are off, and the pages are then ordinary ones.
+    static func adviseHugePages(_ start: UnsafeMutableRawPointer, bytes: Int) {
+        let first = (Int(bitPattern: start) + hugePage - 1) / hugePage * hugePage
+        let end = (Int(bitPattern: start) + bytes) / hugePage * hugePage
+        if end > first { _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_HUGEPAGE) }
+    }
+
+    /// An array of `count` floats made as Array's `init(unsafeUninitializedCapacity:initializingWith:)`
+    /// makes it, with the whole huge pages of a large one advised before `initialize` writes them:
+    /// the planes a kernel makes a window at a time, which the allocator maps afresh at each render.
+    package static func floats(_ count: Int,
+                               _ initialize: (inout UnsafeMutableBufferPointer<Float>, inout Int) -> Void) -> [Float] {
+        [Float](unsafeUninitializedCapacity: count) { buffer, n in
+            let bytes = count * MemoryLayout<Float>.stride
+            if bytes >= 2 * hugePage, let base = buffer.baseAddress { adviseHugePages(base, bytes: bytes) }
+            initialize(&buffer, &n)
+        }
     }
 
     deinit {

@@ -13,7 +13,11 @@ public struct Plane: Sendable {
         self.width = width
         self.height = height
         self.channels = channels
-        pixels = [Float](repeating: fill, count: width * height * channels)
+        let count = width * height * channels
+        pixels = LargeBuffer.floats(count) { buffer, n in
+            buffer.initialize(repeating: fill)
+            n = count
+        }
     }
 
     public init(width: Int, height: Int, channels: Int = 1, pixels: [Float]) {
@@ -28,7 +32,7 @@ public struct Plane: Sendable {
     /// (no zeros written first).
     public static func unfilled(width: Int, height: Int) -> Plane {
         let count = width * height
-        return Plane(width: width, height: height, pixels: [Float](unsafeUninitializedCapacity: count) { _, n in n = count })
+        return Plane(width: width, height: height, pixels: LargeBuffer.floats(count) { _, n in n = count })
     }
 
     @inline(__always)
@@ -42,7 +46,7 @@ public struct Plane: Sendable {
         precondition(x >= 0 && y >= 0 && x + w <= width && y + h <= height)
         let rowCount = w * channels, count = rowCount * h
         let out = pixels.withUnsafeBufferPointer { src in
-            [Float](unsafeUninitializedCapacity: count) { dst, n in
+            LargeBuffer.floats(count) { dst, n in
                 for row in 0..<h where rowCount > 0 {
                     (dst.baseAddress! + row * rowCount).update(from: src.baseAddress! + ((y + row) * width + x) * channels,
                                                                count: rowCount)

@@ -376,7 +376,7 @@ enum HeightFieldEngine {
         func run(emit: Sink, rows rowSink: RowSink?) {
             guard streams(prepared.parameters) else {
                 // (Made as it is read: no zeros written first.)
-                let pixels = [Float](unsafeUninitializedCapacity: window.count) { buffer, count in
+                let pixels = LargeBuffer.floats(window.count) { buffer, count in
                     readMask(0, window.height, buffer.baseAddress!)
                     count = window.count
                 }

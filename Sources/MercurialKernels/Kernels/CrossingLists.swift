@@ -27,7 +27,7 @@ extension DistanceBevel {
         defer { downColumns.deallocate() }
         let scratch = EnvelopeScratch(length: max(w, h))
         defer { scratch.deallocate() }
-        return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
+        return LargeBuffer.floats(ow * oh) { o, count in
             // Horizontal segments: the envelope down each output column (which writes every output
             // pixel), then the vertical ones along each output row, min'd in.
             envelopeDownColumns(alongRows, height: h, reach: reach, columns: inset..<(w - inset),

@@ -209,7 +209,7 @@ enum DistanceBevel {
         let scratch = EnvelopeScratch(length: max(w, h))
         defer { withExtendedLifetime(lines) {}; t.deallocate(); scratch.deallocate() }
         t.initialize(repeating: -1, count: 2 * w) // no row is read before it is made; defined all the same
-        return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
+        return LargeBuffer.floats(ow * oh) { o, count in
             // Horizontal segments: along every row (kept in the output's columns), then the envelope
             // down each of those columns (which writes every output pixel).
             alongRows(m, width: w, height: h, reach: reach, columns: columns, crossings: t, into: f)
@@ -263,7 +263,7 @@ enum DistanceBevel {
         // row lies more than `reach` above every output row: the sweep starts with none.
         var made = rows.lowerBound - reach, p = max(0, rows.lowerBound - reach - 1)
         let first = p
-        return [Float](unsafeUninitializedCapacity: ow * oh) { o, count in
+        return LargeBuffer.floats(ow * oh) { o, count in
             let out = o.baseAddress!
             for y0 in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: band) {
                 let y1 = min(y0 + band, rows.upperBound)

@@ -367,7 +367,7 @@ public enum HeightField {
         let outW = rw - 2 * soft, outH = rh - 2 * soft
         // Emboss and pillow read the mask for both sides: once, into the window's plane.
         let bothSides = p.style == .emboss || p.style == .pillow
-        let mask = [Float](unsafeUninitializedCapacity: bothSides ? w * h : 0) { buffer, count in
+        let mask = LargeBuffer.floats(bothSides ? w * h : 0) { buffer, count in
             if bothSides { readRows(0, h, buffer.baseAddress!) }
             count = buffer.count
         }
