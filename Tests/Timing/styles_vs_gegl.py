@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Times mercurial:liquid-metal's Bevel & Emboss styles and mercurial:bevel-emboss next to GEGL's
 own gegl:bevel and gegl:styles on a 3840×2160 text layer, in one process, as a host sees it: a fresh graph per run,
-the result written into a new buffer. Prints a Markdown table: median of RUNS runs, and each
-style's ratio to gegl:bevel, gegl:styles and the default liquid-metal.
+the result written into a new buffer. Prints Markdown tables: median of RUNS runs, and each
+style's ratio to gegl:bevel, gegl:styles and the default liquid-metal; the sizes 8, 64 and 250 of
+some settings; every style and technique at sizes 8 and 250 with soften 0 and 16.
 
 Usage: styles_vs_gegl.py [RUNS]   (GEGL_PATH must reach the plug-in and GEGL's own operations)
 """
@@ -107,6 +108,7 @@ def main():
         elif not op.startswith("gegl:"):
             default[name], t[name] = in_turn(layer, [("mercurial:liquid-metal", {}), (op, props)])
     sized, chunks = sizes(layer)
+    settings = every_setting(layer)
     for name, op, props in rows:
         if op.startswith("gegl:"):
             t[name] = timed(layer, op, props)
@@ -128,6 +130,15 @@ def main():
     for label, one, many in chunks:
         print(f"| liquid-metal {label}, size 250: 256×256 regions of one graph {many:.3f} s ÷ one region "
               f"{one:.3f} s (goal ≤ 1.5) | | | | {many / one:.2f} | | |")
+    print(f"\nEvery style and technique, soften 0 and 16, same run, the default liquid-metal and the two sizes in turn: "
+          f"seconds at sizes 8 and 250; 250 ÷ 8 (goal ≤ 1.5); size 8 ÷ the default (soften 0: goal ≤ 1.5)\n")
+    print("| style | technique | soften | default | size 8 | size 250 | 250 ÷ 8 | 8 ÷ default |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for (style, technique, soften), (d, a, b) in settings:
+        print(f"| {style} | {technique} | {soften:.0f} | {d:.3f} | {a:.3f} | {b:.3f} | {b / a:.2f} | {a / d:.2f} |")
+    worst = max(settings, key=lambda row: row[1][2] / row[1][1])
+    print(f"\nliquid-metal, every setting: largest 250 ÷ 8: {worst[1][2] / worst[1][1]:.2f} ({', '.join(str(v) for v in worst[0])}); largest size 8 ÷ "
+          f"the default at soften 0: {max(a / d for k, (d, a, b) in settings if k[2] == 0):.2f}")
 
 
 def chunked(layer, op, props, tile, runs=None):
@@ -155,6 +166,19 @@ def in_turn(layer, variants, runs=None):
         for i, (op, props) in enumerate(variants):
             samples[i].append(timed(layer, op, props, 1))
     return [sorted(s)[len(s) // 2] for s in samples]
+
+
+def every_setting(layer):
+    """Every style and technique at sizes 8 and 250, with soften 0 and 16, each round in turn with the
+    default liquid-metal: ((style, technique, soften), [default, 8, 250]) rows."""
+    rows = []
+    for soften in (0.0, 16.0):
+        for style in ("inner-bevel", "outer-bevel", "emboss", "pillow-emboss"):
+            for technique in ("smooth", "chisel-hard", "chisel-soft"):
+                props = {"style": style, "technique": technique, "soften": soften}
+                rows.append(((style, technique, soften), in_turn(layer, [("mercurial:liquid-metal", {})] + [
+                    ("mercurial:liquid-metal", dict(props, radius=r)) for r in (8.0, 250.0)])))
+    return rows
 
 
 def sizes(layer):
