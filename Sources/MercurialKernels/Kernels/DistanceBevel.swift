@@ -402,28 +402,13 @@ enum DistanceBevel {
     static func sweepDown(_ last: UnsafeMutablePointer<Double>, row: UnsafePointer<Float>, above: UnsafePointer<Float>?,
                           here p: Int, count w: Int) {
         let here = Double(p), before = Double(p - 1)
-        // (Eight columns at a time are left as they are where neither row has a crossing, t ≥ 0.)
-        var x = 0
         if let above {
-            @inline(__always) func step(_ x: Int) {
+            forEachColumnNearCrossing(row, above, count: w) { x in
                 let c = above[x] >= 0 ? before + Double(above[x]) : last[x]
                 last[x] = row[x] == 0 ? here : c
             }
-            while x + 8 <= w {
-                if mercurial_any_at_least8(mercurial_load8(row + x), 0) != 0 || mercurial_any_at_least8(mercurial_load8(above + x), 0) != 0 {
-                    for x in x..<(x + 8) { step(x) }
-                }
-                x += 8
-            }
-            for x in x..<w { step(x) }
         } else {
-            while x + 8 <= w {
-                if mercurial_any_at_least8(mercurial_load8(row + x), 0) != 0 {
-                    for x in x..<(x + 8) { last[x] = row[x] == 0 ? here : last[x] }
-                }
-                x += 8
-            }
-            for x in x..<w { last[x] = row[x] == 0 ? here : last[x] }
+            forEachColumnNearCrossing(row, nil, count: w) { x in last[x] = row[x] == 0 ? here : last[x] }
         }
     }
 
@@ -432,15 +417,23 @@ enum DistanceBevel {
     @inline(__always)
     static func sweepUp(_ next: UnsafeMutablePointer<Double>, row: UnsafePointer<Float>, here p: Int, count w: Int) {
         let here = Double(p)
-        // (Eight columns at a time are left as they are where the row has no crossing.)
+        forEachColumnNearCrossing(row, nil, count: w) { x in next[x] = row[x] >= 0 ? here + Double(row[x]) : next[x] }
+    }
+
+    /// Calls `step` with each column of `count`, but for the runs of eight in which neither row of
+    /// crossings (`a`, and `b` when given) has one (t ≥ 0): a sweep leaves those as they are.
+    @inline(__always)
+    static func forEachColumnNearCrossing(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>?, count w: Int,
+                                          _ step: (Int) -> Void) {
         var x = 0
         while x + 8 <= w {
-            if mercurial_any_at_least8(mercurial_load8(row + x), 0) != 0 {
-                for x in x..<(x + 8) { next[x] = row[x] >= 0 ? here + Double(row[x]) : next[x] }
+            if mercurial_any_at_least8(mercurial_load8(a + x), 0) != 0
+                || (b.map { mercurial_any_at_least8(mercurial_load8($0 + x), 0) != 0 } ?? false) {
+                for x in x..<(x + 8) { step(x) }
             }
             x += 8
         }
-        for x in x..<w { next[x] = row[x] >= 0 ? here + Double(row[x]) : next[x] }
+        for x in x..<w { step(x) }
     }
 
     /// Calls `take` with each segment of a line of crossings `t` that has one (t ≥ 0), in order,
