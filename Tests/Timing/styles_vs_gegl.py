@@ -17,6 +17,8 @@ from gi.repository import Gegl  # noqa: E402
 
 W, H = 3840, 2160
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+# The every-setting table's rounds: its ratios compare renders a few percent apart.
+SETTING_RUNS = max(RUNS, 5)
 
 
 def text_layer():
@@ -108,7 +110,7 @@ def main():
         elif not op.startswith("gegl:"):
             default[name], t[name] = in_turn(layer, [("mercurial:liquid-metal", {}), (op, props)])
     sized, chunks = sizes(layer)
-    settings = every_setting(layer)
+    settings = every_setting(layer, SETTING_RUNS)
     for name, op, props in rows:
         if op.startswith("gegl:"):
             t[name] = timed(layer, op, props)
@@ -121,24 +123,27 @@ def main():
         s = t[name]
         print(f"| {name} | {s:.3f} | {s / t['gegl:bevel']:.3f} | {s / t['gegl:styles']:.3f} | "
               f"{s / default.get(name, t['liquid-metal (default)']):.2f} |")
-    print(f"\nAny bevel size, same run, the sizes and the default liquid-metal in turn: seconds at sizes 8, 64, 250; "
-          f"250 ÷ 8 (goal ≤ 1.5); size 8 ÷ the default (goal ≤ 1.5); size 250 ÷ gegl:bevel\n")
+    print(f"\nAny bevel size, same run, the sizes and the default liquid-metal in turn: seconds at sizes 8, 64, 250 "
+          f"(medians of the rounds); 250 ÷ 8 (goal ≤ 1.5) and size 8 ÷ the default (goal ≤ 1.5), medians of the "
+          f"rounds' ratios; size 250 ÷ gegl:bevel\n")
     print("| settings | size 8 | size 64 | size 250 | 250 ÷ 8 | 8 ÷ default | 250 ÷ gegl:bevel |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, (d, a, b, c) in sized:
-        print(f"| {label} | {a:.3f} | {b:.3f} | {c:.3f} | {c / a:.2f} | {a / d:.2f} | {c / t['gegl:bevel']:.3f} |")
+        print(f"| {label} | {median(a):.3f} | {median(b):.3f} | {median(c):.3f} | {paired(a, c):.2f} | "
+              f"{paired(d, a):.2f} | {median(c) / t['gegl:bevel']:.3f} |")
     for label, one, many in chunks:
         print(f"| liquid-metal {label}, size 250: 256×256 regions of one graph {many:.3f} s ÷ one region "
               f"{one:.3f} s (goal ≤ 1.5) | | | | {many / one:.2f} | | |")
-    print(f"\nEvery style and technique, soften 0 and 16, same run, the default liquid-metal and the two sizes in turn: "
-          f"seconds at sizes 8 and 250; 250 ÷ 8 (goal ≤ 1.5); size 8 ÷ the default (soften 0: goal ≤ 1.5)\n")
+    print(f"\nEvery style and technique, soften 0 and 16, same run, the default liquid-metal and the two sizes in turn "
+          f"({SETTING_RUNS} rounds): seconds (medians of the rounds); 250 ÷ 8 (goal ≤ 1.5) and size 8 ÷ the default "
+          f"(soften 0: goal ≤ 1.5), medians of the rounds' ratios\n")
     print("| style | technique | soften | default | size 8 | size 250 | 250 ÷ 8 | 8 ÷ default |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for (style, technique, soften), (d, a, b) in settings:
-        print(f"| {style} | {technique} | {soften:.0f} | {d:.3f} | {a:.3f} | {b:.3f} | {b / a:.2f} | {a / d:.2f} |")
-    worst = max(settings, key=lambda row: row[1][2] / row[1][1])
-    print(f"\nliquid-metal, every setting: largest 250 ÷ 8: {worst[1][2] / worst[1][1]:.2f} ({', '.join(str(v) for v in worst[0])}); largest size 8 ÷ "
-          f"the default at soften 0: {max(a / d for k, (d, a, b) in settings if k[2] == 0):.2f}")
+    for (style, technique, soften), (d, a, b), large, small in settings:
+        print(f"| {style} | {technique} | {soften:.0f} | {d:.3f} | {a:.3f} | {b:.3f} | {large:.2f} | {small:.2f} |")
+    worst = max(settings, key=lambda row: row[2])
+    print(f"\nliquid-metal, every setting: largest 250 ÷ 8: {worst[2]:.2f} ({', '.join(str(v) for v in worst[0])}); largest size 8 ÷ "
+          f"the default at soften 0: {max(row[3] for row in settings if row[0][2] == 0):.2f}")
 
 
 def chunked(layer, op, props, tile, runs=None):
@@ -158,33 +163,51 @@ def chunked(layer, op, props, tile, runs=None):
     return sorted(samples)[len(samples) // 2]
 
 
-def in_turn(layer, variants, runs=None):
-    """Median seconds of each (op, props) of `variants`, rendered one after the other in each of
-    `runs` (default RUNS) rounds: a drift of the machine reaches them all alike."""
+def rounds(layer, variants, runs=None):
+    """Seconds of each (op, props) of `variants`, rendered one after the other in each of `runs`
+    (default RUNS) rounds: a list of the rounds' times per variant."""
     samples = [[] for _ in variants]
     for _ in range(runs or RUNS):
         for i, (op, props) in enumerate(variants):
             samples[i].append(timed(layer, op, props, 1))
-    return [sorted(s)[len(s) // 2] for s in samples]
+    return samples
 
 
-def every_setting(layer):
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def in_turn(layer, variants, runs=None):
+    """Median seconds of each (op, props) of `variants`, rendered one after the other in each of
+    `runs` (default RUNS) rounds: a drift of the machine reaches them all alike."""
+    return [median(s) for s in rounds(layer, variants, runs)]
+
+
+def paired(a, b):
+    """The median over rounds of b ÷ a, each round's two renders made side by side (a drift of the
+    machine between rounds cancels out)."""
+    return median([y / x for x, y in zip(a, b)])
+
+
+def every_setting(layer, runs=None):
     """Every style and technique at sizes 8 and 250, with soften 0 and 16, each round in turn with the
-    default liquid-metal: ((style, technique, soften), [default, 8, 250]) rows."""
+    default liquid-metal: ((style, technique, soften), [default, 8, 250], 250 ÷ 8, 8 ÷ default)
+    rows: medians of the rounds' seconds, and of the rounds' ratios (`paired`)."""
     rows = []
     for soften in (0.0, 16.0):
         for style in ("inner-bevel", "outer-bevel", "emboss", "pillow-emboss"):
             for technique in ("smooth", "chisel-hard", "chisel-soft"):
                 props = {"style": style, "technique": technique, "soften": soften}
-                rows.append(((style, technique, soften), in_turn(layer, [("mercurial:liquid-metal", {})] + [
-                    ("mercurial:liquid-metal", dict(props, radius=r)) for r in (8.0, 250.0)])))
+                d, a, b = rounds(layer, [("mercurial:liquid-metal", {})] + [
+                    ("mercurial:liquid-metal", dict(props, radius=r)) for r in (8.0, 250.0)], runs)
+                rows.append(((style, technique, soften), [median(d), median(a), median(b)], paired(a, b), paired(d, a)))
     return rows
 
 
 def sizes(layer):
     """Any bevel size: each style at sizes 8, 64 and 250 (and soften 16), each round with the default
-    liquid-metal: (label, [default, 8, 64, 250]) rows; and the preview's chunks: (label, one region,
-    256×256 regions) rows."""
+    liquid-metal: (label, [default, 8, 64, 250]) rows of the rounds' seconds; and the preview's
+    chunks: (label, one region, 256×256 regions) rows."""
     rows = []
     for label, op, props, key in (
             ("liquid-metal inner-bevel", "mercurial:liquid-metal", {}, "radius"),
@@ -199,7 +222,7 @@ def sizes(layer):
         if not Gegl.has_operation(op):
             continue
         sized = [(op, dict(props, **{key: r})) for r in (8.0, 64.0, 250.0)]
-        rows.append((label, in_turn(layer, [("mercurial:liquid-metal", {})] + sized)))
+        rows.append((label, rounds(layer, [("mercurial:liquid-metal", {})] + sized)))
     chunks = []
     for label, props in (("outer-bevel", {"style": "outer-bevel", "radius": 250.0}),
                          ("outer-bevel, chisel-soft", {"style": "outer-bevel", "technique": "chisel-soft", "radius": 250.0})):
