@@ -127,8 +127,14 @@ enum HeightFieldEngine {
     /// not stream) is cut into blocks for `threads` threads, each block one window: of the grids
     /// whose every window (block + halo) fits `windowPixelBudget` and `streamWindowWidth`, the one
     /// whose windows hold the fewest pixels per thread (each window transforms its halo again; the
-    /// threads take the blocks in turn, ⌈blocks / threads⌉ each at most). The blocks are
-    /// ⌈width / columns⌉ × ⌈height / rows⌉ (the last ones of a row or column smaller).
+    /// threads take the blocks in turn, ⌈blocks / threads⌉ each at most), counting with several
+    /// threads `lastBlockShare` of a block more: blocks cost what their part of the shape costs, and
+    /// a thread waits on the others' last ones, so smaller blocks pay for their halo where it is
+    /// narrow. The blocks are ⌈width / columns⌉ × ⌈height / rows⌉ (the last ones of a row or column
+    /// smaller).
+    static let lastBlockShare = 0.5
+    /// How many more columns or rows of blocks than the fewest `windowGrid` weighs.
+    static func extraSplits(_ threads: Int) -> Int { min(4 * threads, 32) }
     static func windowGrid(_ p: HeightFieldParameters, width: Int, height: Int, threads: Int = 1) -> (columns: Int, rows: Int) {
         let halo = p.streamHalo, threads = max(threads, 1)
         guard width > 0, height > 0 else { return (1, 1) }
@@ -140,13 +146,15 @@ enum HeightFieldEngine {
             let tallest = windowPixelBudget / across - 2 * halo
             guard across <= streamWindowWidth, tallest >= 1 else { continue }
             let fewest = (height + tallest - 1) / tallest
-            for rows in fewest...min(height, fewest + threads - 1) {
+            for rows in fewest...min(height, fewest + (threads == 1 ? 0 : extraSplits(threads))) {
                 let blocks = columns * rows, pixels = (width + 2 * halo * columns) * (height + 2 * halo * rows)
-                let cost = Double(pixels) * Double((blocks + threads - 1) / threads) / Double(blocks)
+                let turns = Double((blocks + threads - 1) / threads) + (threads == 1 ? 0 : lastBlockShare)
+                let cost = Double(pixels) * turns / Double(blocks)
                 if best == nil || cost < best!.cost { best = (columns, rows, cost) }
             }
-            // More columns only add halo once one row of blocks gives each thread as many.
-            if fewest == 1 && columns % threads == 0 { break }
+            // More columns only add halo once one row of blocks gives each thread as many as it
+            // takes at most.
+            if fewest == 1 && columns >= (threads == 1 ? 1 : extraSplits(threads)) { break }
         }
         // (No grid fits: blocks of 128 pixels; as large a halo as any size has fits with them.)
         return best.map { ($0.columns, $0.rows) } ?? ((width + 127) / 128, (height + 127) / 128)
