@@ -123,18 +123,19 @@ enum HeightFieldEngine {
         return (width, p.coarseLevels.isEmpty ? height : min(height, max(64, coarseBlockPixels / across)))
     }
 
+    /// With several threads, `windowGrid` counts this share of a block more per thread: blocks cost
+    /// what their part of the shape costs, and a thread waits on the others' last ones.
+    static let lastBlockShare = 0.5
+    /// How many more columns or rows of blocks than the fewest `windowGrid` weighs.
+    static func extraSplits(_ threads: Int) -> Int { min(4 * threads, 32) }
+
     /// How a region of `width` × `height` whose heights come in whole windows (the profiles that do
     /// not stream) is cut into blocks for `threads` threads, each block one window: of the grids
     /// whose every window (block + halo) fits `windowPixelBudget` and `streamWindowWidth`, the one
     /// whose windows hold the fewest pixels per thread (each window transforms its halo again; the
-    /// threads take the blocks in turn, ⌈blocks / threads⌉ each at most), counting with several
-    /// threads `lastBlockShare` of a block more: blocks cost what their part of the shape costs, and
-    /// a thread waits on the others' last ones, so smaller blocks pay for their halo where it is
-    /// narrow. The blocks are ⌈width / columns⌉ × ⌈height / rows⌉ (the last ones of a row or column
-    /// smaller).
-    static let lastBlockShare = 0.5
-    /// How many more columns or rows of blocks than the fewest `windowGrid` weighs.
-    static func extraSplits(_ threads: Int) -> Int { min(4 * threads, 32) }
+    /// threads take the blocks in turn, ⌈blocks / threads⌉ each at most, and `lastBlockShare` more:
+    /// so smaller blocks pay for their halo where it is narrow). The blocks are ⌈width / columns⌉ ×
+    /// ⌈height / rows⌉ (the last ones of a row or column smaller).
     static func windowGrid(_ p: HeightFieldParameters, width: Int, height: Int, threads: Int = 1) -> (columns: Int, rows: Int) {
         let halo = p.streamHalo, threads = max(threads, 1)
         guard width > 0, height > 0 else { return (1, 1) }
@@ -152,8 +153,7 @@ enum HeightFieldEngine {
                 let cost = Double(pixels) * turns / Double(blocks)
                 if best == nil || cost < best!.cost { best = (columns, rows, cost) }
             }
-            // More columns only add halo once one row of blocks gives each thread as many as it
-            // takes at most.
+            // Past a row of `extraSplits` columns (with one thread: of one), more columns only add halo.
             if fewest == 1 && columns >= (threads == 1 ? 1 : extraSplits(threads)) { break }
         }
         // (No grid fits: blocks of 128 pixels; as large a halo as any size has fits with them.)
