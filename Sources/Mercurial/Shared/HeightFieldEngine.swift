@@ -128,14 +128,17 @@ enum HeightFieldEngine {
     static let lastBlockShare = 0.5
     /// How many more columns or rows of blocks than the fewest `windowGrid` weighs.
     static func extraSplits(_ threads: Int) -> Int { min(4 * threads, 32) }
+    /// Beyond a block a thread, `windowGrid` cuts no block narrower or shorter than this: the
+    /// small regions of a preview rendered in chunks pay for every halo again.
+    static let smallestSplit = 256
 
     /// How a region of `width` × `height` whose heights come in whole windows (the profiles that do
     /// not stream) is cut into blocks for `threads` threads, each block one window: of the grids
     /// whose every window (block + halo) fits `windowPixelBudget` and `streamWindowWidth`, the one
     /// whose windows hold the fewest pixels per thread (each window transforms its halo again; the
     /// threads take the blocks in turn, ⌈blocks / threads⌉ each at most, and `lastBlockShare` more:
-    /// so smaller blocks pay for their halo where it is narrow). The blocks are ⌈width / columns⌉ ×
-    /// ⌈height / rows⌉ (the last ones of a row or column smaller).
+    /// so smaller blocks pay for their halo where it is narrow, down to `smallestSplit`). The blocks
+    /// are ⌈width / columns⌉ × ⌈height / rows⌉ (the last ones of a row or column smaller).
     static func windowGrid(_ p: HeightFieldParameters, width: Int, height: Int, threads: Int = 1) -> (columns: Int, rows: Int) {
         let halo = p.streamHalo, threads = max(threads, 1)
         guard width > 0, height > 0 else { return (1, 1) }
@@ -144,11 +147,13 @@ enum HeightFieldEngine {
             let blockWidth = (width + columns - 1) / columns, across = blockWidth + 2 * halo
             // (Blocks narrower than 64 pixels are mostly halo: never the best where wider ones fit.)
             if blockWidth < 64 && best != nil { break }
+            if columns > threads && blockWidth < smallestSplit && best != nil { break }
             let tallest = windowPixelBudget / across - 2 * halo
             guard across <= streamWindowWidth, tallest >= 1 else { continue }
             let fewest = (height + tallest - 1) / tallest
             for rows in fewest...min(height, fewest + (threads == 1 ? 0 : extraSplits(threads))) {
                 let blocks = columns * rows, pixels = (width + 2 * halo * columns) * (height + 2 * halo * rows)
+                if rows > fewest && blocks > threads && (height + rows - 1) / rows < smallestSplit { break }
                 let turns = Double((blocks + threads - 1) / threads) + (threads == 1 ? 0 : lastBlockShare)
                 let cost = Double(pixels) * turns / Double(blocks)
                 if best == nil || cost < best!.cost { best = (columns, rows, cost) }
