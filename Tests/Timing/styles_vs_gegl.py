@@ -69,7 +69,7 @@ def timed(layer, op, props, runs=None, fmt="RGBA float"):
         start = time.monotonic()
         sink.process()
         samples.append(time.monotonic() - start)
-    return sorted(samples)[len(samples) // 2]
+    return median(samples)
 
 
 def start(ops, gpl3=False):
@@ -160,7 +160,7 @@ def chunked(layer, op, props, tile, runs=None):
                 rect = Gegl.Rectangle.new(x, y, min(tile, W - x), min(tile, H - y))
                 node.blit_buffer(out, rect, 0, Gegl.AbyssPolicy.NONE)
         samples.append(time.monotonic() - start)
-    return sorted(samples)[len(samples) // 2]
+    return median(samples)
 
 
 def rounds(layer, variants, runs=None):
@@ -174,6 +174,7 @@ def rounds(layer, variants, runs=None):
 
 
 def median(values):
+    """The middle of `values` (the upper of the two middle ones for an even count)."""
     return sorted(values)[len(values) // 2]
 
 

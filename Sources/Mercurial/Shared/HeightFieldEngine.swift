@@ -126,8 +126,9 @@ enum HeightFieldEngine {
     /// With several threads, `windowGrid` counts this share of a block more per thread: blocks cost
     /// what their part of the shape costs, and a thread waits on the others' last ones.
     static let lastBlockShare = 0.5
-    /// How many more columns or rows of blocks than the fewest `windowGrid` weighs.
-    static func extraSplits(_ threads: Int) -> Int { min(4 * threads, 32) }
+    /// How many more columns or rows of blocks than the fewest `windowGrid` weighs (none for one
+    /// thread: more blocks only add halo).
+    static func extraSplits(_ threads: Int) -> Int { threads == 1 ? 0 : min(4 * threads, 32) }
     /// Beyond a block a thread, `windowGrid` cuts no block narrower or shorter than this: the
     /// small regions of a preview rendered in chunks pay for every halo again.
     static let smallestSplit = 256
@@ -151,15 +152,15 @@ enum HeightFieldEngine {
             let tallest = windowPixelBudget / across - 2 * halo
             guard across <= streamWindowWidth, tallest >= 1 else { continue }
             let fewest = (height + tallest - 1) / tallest
-            for rows in fewest...min(height, fewest + (threads == 1 ? 0 : extraSplits(threads))) {
+            for rows in fewest...min(height, fewest + extraSplits(threads)) {
                 let blocks = columns * rows, pixels = (width + 2 * halo * columns) * (height + 2 * halo * rows)
                 if rows > fewest && blocks > threads && (height + rows - 1) / rows < smallestSplit { break }
                 let turns = Double((blocks + threads - 1) / threads) + (threads == 1 ? 0 : lastBlockShare)
                 let cost = Double(pixels) * turns / Double(blocks)
                 if best == nil || cost < best!.cost { best = (columns, rows, cost) }
             }
-            // Past a row of `extraSplits` columns (with one thread: of one), more columns only add halo.
-            if fewest == 1 && columns >= (threads == 1 ? 1 : extraSplits(threads)) { break }
+            // Past a row of `extraSplits` columns (of one, for one thread), more columns only add halo.
+            if fewest == 1 && columns >= max(1, extraSplits(threads)) { break }
         }
         // (No grid fits: blocks of 128 pixels; as large a halo as any size has fits with them.)
         return best.map { ($0.columns, $0.rows) } ?? ((width + 127) / 128, (height + 127) / 128)
