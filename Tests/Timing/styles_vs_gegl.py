@@ -125,22 +125,24 @@ def main():
               f"{s / default.get(name, t['liquid-metal (default)']):.2f} |")
     print(f"\nAny bevel size, same run, the sizes and the default liquid-metal in turn: seconds at sizes 8, 64, 250 "
           f"(medians of the rounds); 250 ÷ 8 (goal ≤ 1.5) and size 8 ÷ the default (goal ≤ 1.5), medians of the "
-          f"rounds' ratios; size 250 ÷ gegl:bevel\n")
-    print("| settings | size 8 | size 64 | size 250 | 250 ÷ 8 | 8 ÷ default | 250 ÷ gegl:bevel |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+          f"rounds' ratios (250 ÷ 8: with the lowest and highest round's); size 250 ÷ gegl:bevel\n")
+    print("| settings | size 8 | size 64 | size 250 | 250 ÷ 8 | rounds | 8 ÷ default | 250 ÷ gegl:bevel |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, (d, a, b, c) in sized:
-        print(f"| {label} | {median(a):.3f} | {median(b):.3f} | {median(c):.3f} | {paired(a, c):.2f} | "
+        lo, hi = spread(a, c)
+        print(f"| {label} | {median(a):.3f} | {median(b):.3f} | {median(c):.3f} | {paired(a, c):.2f} | {lo:.2f}–{hi:.2f} | "
               f"{paired(d, a):.2f} | {median(c) / t['gegl:bevel']:.3f} |")
     for label, one, many in chunks:
         print(f"| liquid-metal {label}, size 250: 256×256 regions of one graph {many:.3f} s ÷ one region "
-              f"{one:.3f} s (goal ≤ 1.5) | | | | {many / one:.2f} | | |")
+              f"{one:.3f} s (goal ≤ 1.5) | | | | {many / one:.2f} | | | |")
     print(f"\nEvery style and technique, soften 0 and 16, same run, the default liquid-metal and the two sizes in turn "
           f"({SETTING_RUNS} rounds): seconds (medians of the rounds); 250 ÷ 8 (goal ≤ 1.5) and size 8 ÷ the default "
-          f"(soften 0: goal ≤ 1.5), medians of the rounds' ratios\n")
-    print("| style | technique | soften | default | size 8 | size 250 | 250 ÷ 8 | 8 ÷ default |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for (style, technique, soften), (d, a, b), large, small in settings:
-        print(f"| {style} | {technique} | {soften:.0f} | {d:.3f} | {a:.3f} | {b:.3f} | {large:.2f} | {small:.2f} |")
+          f"(soften 0: goal ≤ 1.5), medians of the rounds' ratios (250 ÷ 8: with the lowest and highest round's)\n")
+    print("| style | technique | soften | default | size 8 | size 250 | 250 ÷ 8 | rounds | 8 ÷ default |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for (style, technique, soften), (d, a, b), large, small, (lo, hi) in settings:
+        print(f"| {style} | {technique} | {soften:.0f} | {d:.3f} | {a:.3f} | {b:.3f} | {large:.2f} | {lo:.2f}–{hi:.2f} | "
+              f"{small:.2f} |")
     worst = max(settings, key=lambda row: row[2])
     print(f"\nliquid-metal, every setting: largest 250 ÷ 8: {worst[2]:.2f} ({', '.join(str(v) for v in worst[0])}); largest size 8 ÷ "
           f"the default at soften 0: {max(row[3] for row in settings if row[0][2] == 0):.2f}")
@@ -190,10 +192,16 @@ def paired(a, b):
     return median([y / x for x, y in zip(a, b)])
 
 
+def spread(a, b):
+    """The lowest and the highest of the rounds' b ÷ a: how far the machine moved a ratio."""
+    ratios = [y / x for x, y in zip(a, b)]
+    return min(ratios), max(ratios)
+
+
 def every_setting(layer, runs=None):
     """Every style and technique at sizes 8 and 250, with soften 0 and 16, each round in turn with the
-    default liquid-metal: ((style, technique, soften), [default, 8, 250], 250 ÷ 8, 8 ÷ default)
-    rows: medians of the rounds' seconds, and of the rounds' ratios (`paired`)."""
+    default liquid-metal: ((style, technique, soften), [default, 8, 250], 250 ÷ 8, 8 ÷ default,
+    250 ÷ 8's spread) rows: medians of the rounds' seconds, and of the rounds' ratios (`paired`)."""
     rows = []
     for soften in (0.0, 16.0):
         for style in ("inner-bevel", "outer-bevel", "emboss", "pillow-emboss"):
@@ -201,7 +209,8 @@ def every_setting(layer, runs=None):
                 props = {"style": style, "technique": technique, "soften": soften}
                 d, a, b = rounds(layer, [("mercurial:liquid-metal", {})] + [
                     ("mercurial:liquid-metal", dict(props, radius=r)) for r in (8.0, 250.0)], runs)
-                rows.append(((style, technique, soften), [median(d), median(a), median(b)], paired(a, b), paired(d, a)))
+                rows.append(((style, technique, soften), [median(d), median(a), median(b)], paired(a, b), paired(d, a),
+                             spread(a, b)))
     return rows
 
 
