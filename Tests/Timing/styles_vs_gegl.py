@@ -186,16 +186,19 @@ def in_turn(layer, variants, runs=None):
     return [median(s) for s in rounds(layer, variants, runs)]
 
 
+def ratios(a, b):
+    """Each round's b ÷ a, its two renders made side by side."""
+    return [y / x for x, y in zip(a, b)]
+
+
 def paired(a, b):
-    """The median over rounds of b ÷ a, each round's two renders made side by side (a drift of the
-    machine between rounds cancels out)."""
-    return median([y / x for x, y in zip(a, b)])
+    """The median over rounds of b ÷ a (a drift of the machine between rounds cancels out)."""
+    return median(ratios(a, b))
 
 
 def spread(a, b):
     """The lowest and the highest of the rounds' b ÷ a: how far the machine moved a ratio."""
-    ratios = [y / x for x, y in zip(a, b)]
-    return min(ratios), max(ratios)
+    return min(ratios(a, b)), max(ratios(a, b))
 
 
 def every_setting(layer, runs=None):
