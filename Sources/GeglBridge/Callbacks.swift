@@ -15,7 +15,6 @@ private func raw(_ op: OperationPointer) -> UnsafeMutableRawPointer { UnsafeMuta
 private func prepared(_ op: OperationPointer) -> (any Sendable)? {
     let operation = registration(of: raw(op))
     let instance = state(of: raw(op))
-    _ = instance.prepares.load(ordering: .acquiring)
     if let p = instance.contents.withLock({ $0.prepared }) { return p }
     guard let prepare = operation.prepare else { return nil }
     return prepare(PrepareContext(operation: op, isAreaFilter: false, mayConfigure: false,
@@ -45,7 +44,6 @@ private let prepareCallback: @convention(c) (OperationPointer?) -> Void = { op i
                                         mayConfigure: true, properties: propertyValues(of: raw(op))))
     let instance = state(of: raw(op))
     instance.contents.withLock { $0.prepared = result }
-    instance.prepares.wrappingAdd(1, ordering: .releasing)
 }
 
 private let boundingBoxCallback: @convention(c) (OperationPointer?) -> GeglRectangle = { op in

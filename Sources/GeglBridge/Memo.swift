@@ -1,11 +1,9 @@
-import Synchronization
-
 /// A value the first `process` call after a `prepare` computes and every later call shares — e.g.
 /// an aux image that each tile reads whole. It belongs in an op's `Prepared`: GEGL prepares again
 /// after any change upstream, so a new preparation starts with an empty memo and nothing stale
 /// survives a change. Threads asking at the same time wait for the one computing it.
 public final class Memo<Value: Sendable>: Sendable {
-    private let slot = Mutex<Value?>(nil)
+    private let slot = Guarded<Value?>(nil)
 
     public init() {}
 

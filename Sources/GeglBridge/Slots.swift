@@ -1,5 +1,4 @@
 import CGegl
-import Synchronization
 
 // Where GEGL's objects keep their Swift counterparts, and how a callback finds them.
 //
@@ -52,15 +51,10 @@ final class InstanceState: Sendable {
         var prepared: (any Sendable)?
         var graph: MetaGraph?
     }
-    let contents: Mutex<Contents>
-    /// Counts `prepare`s; stored with release after each, loaded with acquire before process reads
-    /// what prepare built. GEGL's own hand-off from prepare to its worker threads orders these
-    /// already, and so does the lock, but neither in a way ThreadSanitizer sees (GEGL is not
-    /// instrumented, the standard library's lock neither): this pair makes the ordering visible.
-    let prepares = Atomic<Int>(0)
+    let contents: Guarded<Contents>
 
     init(values: [PropertyValue]) {
-        contents = Mutex(Contents(values: values, prepared: nil, graph: nil))
+        contents = Guarded(Contents(values: values, prepared: nil, graph: nil))
     }
 }
 

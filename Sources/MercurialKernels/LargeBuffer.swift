@@ -56,7 +56,10 @@ package final class LargeBuffer: @unchecked Sendable {
     /// the planes a kernel makes a window at a time, which the allocator maps afresh at each render.
     package static func floats(_ count: Int,
                                _ initialize: (inout UnsafeMutableBufferPointer<Float>, inout Int) -> Void) -> [Float] {
-        [Float](unsafeUninitializedCapacity: count) { buffer, n in
+        // None asked: the empty array as it is, since Array's initialiser writes the count into
+        // the storage every empty array shares, from any thread at once.
+        guard count > 0 else { return [] }
+        return [Float](unsafeUninitializedCapacity: count) { buffer, n in
             let bytes = count * MemoryLayout<Float>.stride
             if bytes >= 2 * hugePage, let base = buffer.baseAddress { adviseHugePages(base, bytes: bytes) }
             initialize(&buffer, &n)
