@@ -68,7 +68,8 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     /// Each part is worked in columns that the height field makes in one column of blocks, so
     /// their rows arrive in strips from the top. Rows are kept only until the tile row of output
     /// that needs them (its rows, and one more above and below) is shaded: a ring of a tile row
-    /// and a strip, not the region's heights.
+    /// and a strip, not the region's heights. Whole windows with several threads keep each
+    /// window's heights until its tile rows, shared out, are shaded (`shareWindows`).
     static func process(_ prepared: Prepared, input: InputBuffer?, aux: InputBuffer?, output: OutputBuffer, roi: Rect) {
         guard let input, !roi.isEmpty else { return }
         let shading = ShadingEngine.image(prepared.shading, aux: aux)
@@ -91,6 +92,10 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         let rowFloats = 2 * (columnWidth + 2)
         // The coarse levels of large sizes, made once for the region (with its one-pixel ring).
         let seeds = HeightFieldEngine.coarseSeeds(prepared.height, input: input, region: roi.grown(by: 1))
+        if wholeWindows && Parallel.threads > 1 && parts.count > 1 {
+            return shareWindows(parts, prepared: prepared, shading: shading, input: input, output: output, seeds: seeds,
+                                ringRows: ringRows, rowFloats: rowFloats, tileRows: tileRows)
+        }
         Parallel.run(items: parts.count) { next in
             Scratch.withFloats(ringRows * rowFloats + (tileRows + 2) * rowFloats) { memory in
                 while let k = next() {
@@ -117,8 +122,7 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     static func shade(_ column: Rect, prepared: Prepared, shading: ShadingImage, input: InputBuffer, output: OutputBuffer,
                       seeds: HeightFieldEngine.CoarseSeeds?,
                       ringRows: Int, memory: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>) {
-        var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory,
-                        band: band)
+        var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory)
         guard !ring.inside.isEmpty else {
             // Nothing of the height field near this column: transparent, as Shaded Material.
             output.fill(column, format: .rgbaFloat) { $0.pixels.update(repeating: 0, count: 4 * $0.rect.count) }
@@ -130,40 +134,104 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         func shadeReady() {
             while nextRow < blocks.rows {
                 let first = blocks[nextRow * blocks.columns]
-                let near = ring.touches(first)
-                guard !near || ring.hasRows(for: first) else { return }
-                let heights = near ? ring.rows(for: first) : nil
-                for i in (nextRow * blocks.columns)..<((nextRow + 1) * blocks.columns) {
-                    let block = blocks[i]
-                    output.fill(block, format: .rgbaFloat) { piece in
-                        let r = piece.rect
-                        // Nothing of the height field near this block: transparent, as Shaded Material.
-                        guard let heights, !block.grown(by: 1).intersection(ring.bounds).isEmpty else {
-                            return piece.pixels.update(repeating: 0, count: r.count * 4)
-                        }
-                        Kernels.shadedMaterial.shade(
-                            heightAlpha: heights + 2 * ((r.y - first.y) * ring.grown.width + (r.x - column.x)),
-                            rowLength: ring.grown.width, width: r.width, height: r.height,
-                            scale: prepared.shading.scale, shading: shading, into: piece.pixels)
-                    }
-                }
+                guard !ring.touches(first) || ring.hasRows(for: first) else { return }
+                shadeTileRow(nextRow, of: blocks, column: column, ring: ring, band: band, prepared: prepared, shading: shading,
+                             output: output)
                 nextRow += 1
                 if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
             }
         }
-        HeightFieldEngine.heights(prepared.height, input: input, roi: ring.inside, seeds: seeds, emit: { rect, format, pixels in
+        make(ring.inside, prepared: prepared, input: input, seeds: seeds) { y, x, width, heights, alpha, step in
+            ring.add(row: y, x: x, width: width, heights: heights, alpha: alpha, step: step)
+            shadeReady()
+        }
+        shadeReady()
+    }
+
+    /// The heights of `inside` (a column grown by one pixel, within the height field), handed to
+    /// `add` row by row, top to bottom: image row y, `width` pixels from x, heights and alphas (nil:
+    /// 1) `step` floats apart.
+    static func make(_ inside: Rect, prepared: Prepared, input: InputBuffer, seeds: HeightFieldEngine.CoarseSeeds?,
+                     add: @escaping (Int, Int, Int, UnsafePointer<Float>, UnsafePointer<Float>?, Int) -> Void) {
+        HeightFieldEngine.heights(prepared.height, input: input, roi: inside, seeds: seeds, emit: { rect, format, pixels in
             let n = format.components
             for row in 0..<rect.height {
                 let first = pixels + n * row * rect.width
-                ring.add(row: rect.y + row, x: rect.x, width: rect.width, heights: first, alpha: n == 2 ? first + 1 : nil, step: n)
+                add(rect.y + row, rect.x, rect.width, first, n == 2 ? first + 1 : nil, n)
             }
-            shadeReady()
         }, rows: { y, x, width, heights, alpha in
-            // The plain Core Image stream: each row straight into the ring.
-            ring.add(row: y, x: x, width: width, heights: heights, alpha: alpha, step: 1)
-            shadeReady()
+            // The plain Core Image stream: each row straight on.
+            add(y, x, width, heights, alpha, 1)
         })
-        shadeReady()
+    }
+
+    /// Shades tile row `row` of `blocks` (the column's) from the height rows `ring` holds: all those
+    /// it needs have arrived. `band`: room for the tile row's rows and one more above and below.
+    static func shadeTileRow(_ row: Int, of blocks: TileBlocks, column: Rect, ring: Ring, band: UnsafeMutablePointer<Float>,
+                             prepared: Prepared, shading: ShadingImage, output: OutputBuffer) {
+        let first = blocks[row * blocks.columns]
+        let heights = ring.touches(first) ? ring.rows(for: first, band: band) : nil
+        for i in (row * blocks.columns)..<((row + 1) * blocks.columns) {
+            let block = blocks[i]
+            output.fill(block, format: .rgbaFloat) { piece in
+                let r = piece.rect
+                // Nothing of the height field near this block: transparent, as Shaded Material.
+                guard let heights, !block.grown(by: 1).intersection(ring.bounds).isEmpty else {
+                    return piece.pixels.update(repeating: 0, count: r.count * 4)
+                }
+                Kernels.shadedMaterial.shade(
+                    heightAlpha: heights + 2 * ((r.y - first.y) * ring.grown.width + (r.x - column.x)),
+                    rowLength: ring.grown.width, width: r.width, height: r.height,
+                    scale: prepared.shading.scale, shading: shading, into: piece.pixels)
+            }
+        }
+    }
+
+    /// Whole windows with several threads: each part's heights are made by one thread and kept
+    /// (`HeightFieldEngine.KeptWindow`), and its tile rows shaded by whichever thread is free
+    /// (`WindowWork`), so that no thread waits long on another's last window. A part that is not
+    /// one window is made and shaded by one thread, as `process` does. `ringRows`, `rowFloats`,
+    /// `tileRows`: as `process` sizes its rings.
+    static func shareWindows(_ parts: [Rect], prepared: Prepared, shading: ShadingImage, input: InputBuffer,
+                             output: OutputBuffer, seeds: HeightFieldEngine.CoarseSeeds?, ringRows: Int, rowFloats: Int,
+                             tileRows: Int) {
+        let blocks = parts.map { output.tileBlocks($0, maxWidth: $0.width) }
+        let work = WindowWork<HeightFieldEngine.KeptWindow>(rows: blocks.map(\.rows), limit: Parallel.threads + 1)
+        let bounds = prepared.shading.inputBounds, bandFloats = (tileRows + 2) * rowFloats
+        Parallel.run(items: Parallel.threads) { _ in
+            // A ring as `process` has, and its band; the spare alphas of a kept window's row.
+            Scratch.withFloats(ringRows * rowFloats + bandFloats + rowFloats / 2) { memory in
+                let band = memory + ringRows * rowFloats, spare = band + bandFloats
+                while let task = work.next() {
+                    switch task {
+                    case .make(let k):
+                        let inside = parts[k].grown(by: 1).intersection(bounds)
+                        guard let kept = HeightFieldEngine.keptWindow(prepared.height, input: input, roi: inside) else {
+                            shade(parts[k], prepared: prepared, shading: shading, input: input, output: output, seeds: seeds,
+                                  ringRows: ringRows, memory: memory, band: band)
+                            work.made(k, nil)
+                            continue
+                        }
+                        work.made(k, kept)
+                    case .shade(let k, let row, let kept):
+                        // The tile row's rows, one more above and below, from the kept window.
+                        let first = blocks[k][row * blocks[k].columns]
+                        var ring = Ring(column: parts[k], bounds: bounds, rows: tileRows + 2, memory: memory)
+                        if ring.touches(first) {
+                            let top = max(first.y - 1, kept.block.y), bottom = min(first.y + first.height, kept.block.maxY - 1)
+                            for y in stride(from: top, through: bottom, by: 1) {
+                                let r = kept.row(y - kept.block.y, spare: spare)
+                                ring.add(row: y, x: kept.block.x, width: kept.block.width, heights: r.heights, alpha: r.alpha,
+                                         step: 1)
+                            }
+                        }
+                        shadeTileRow(row, of: blocks[k], column: parts[k], ring: ring, band: band, prepared: prepared,
+                                     shading: shading, output: output)
+                        work.shaded(k)
+                    }
+                }
+            }
+        }
     }
 
     /// The (height, alpha) rows of a column grown by one pixel, from the first row a tile row still
@@ -174,18 +242,15 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         let grown: Rect, bounds: Rect, inside: Rect
         let capacity: Int
         let memory: UnsafeMutablePointer<Float>
-        /// Room for a tile row's rows gathered in order where they cannot be read in place.
-        let band: UnsafeMutablePointer<Float>
         /// The image row held first, the ring row it is in, and how many rows follow it.
         var base: Int, start = 0, count = 0
 
-        init(column: Rect, bounds: Rect, rows: Int, memory: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>) {
+        init(column: Rect, bounds: Rect, rows: Int, memory: UnsafeMutablePointer<Float>) {
             grown = column.grown(by: 1)
             self.bounds = bounds
             inside = grown.intersection(bounds)
             capacity = rows
             self.memory = memory
-            self.band = band
             base = inside.y
         }
 
@@ -244,9 +309,9 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         }
 
         /// The tile row's height rows, from one above it to one below, as consecutive rows: in the
-        /// ring itself, or, at the height field's top and bottom edges, gathered with the edge rows
-        /// repeated.
-        func rows(for block: Rect) -> UnsafePointer<Float> {
+        /// ring itself, or, at the height field's top and bottom edges, gathered into `band` with the
+        /// edge rows repeated.
+        func rows(for block: Rect, band: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
             let first = block.y - 1, last = block.y + block.height
             if first >= base, last < base + count { return UnsafePointer(row(first)) }
             for y in first...last {

@@ -24,6 +24,9 @@ from gi.repository import Gegl, GObject  # noqa: E402
 MANIFEST = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plugin-manifest")))
 OPS = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"]]
 FILTERS = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"] if "input" in op["pads"]["inputs"]]
+# The filters with a bevel size (their radius or size property).
+SIZED = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"]
+         if {"radius", "size"} & {p["name"] for p in op.get("properties", [])}]
 COMPOSERS = [op["name"].split(":", 1)[1] for op in MANIFEST["operations"] if "aux" in op["pads"]["inputs"]]
 
 
@@ -296,6 +299,35 @@ def case_formats(op):
         expect(non_finite(px) == 0, f"non-finite output from {fmt}")
 
 
+def case_threads_alike(op):
+    """A large region at the largest bevel size, the outer style and exact distances where the op
+    has them, rendered with 1 and with 3 threads: the same bytes (the region is cut into windows
+    that threads share out, and under ThreadSanitizer this is the case that shares them)."""
+    specs = {s.name: s for s in Gegl.Operation.list_properties("mercurial:" + op)}
+    size = specs.get("radius") or specs.get("size")
+
+    def picture(threads):
+        Gegl.config().set_property("threads", threads)
+        g = Gegl.Node()
+        t = text(g)
+        t.set_property("size", 1000.0)
+        node = op_node(g, op)
+        t.link(node)
+        node.set_property(size.name, size.maximum)
+        for name, value in (("style", "outer-bevel"), ("technique", "chisel-soft")):
+            if name in specs:
+                node.set_property(name, value)
+        box = node.get_bounding_box()
+        w, h = min(box.width, 3000), min(box.height, 2000)
+        buf = Gegl.Buffer.new("RGBA float", box.x, box.y, w, h)
+        node.blit_buffer(buf, rect(box.x, box.y, w, h), 0, Gegl.AbyssPolicy.NONE)
+        return buf.get(rect(box.x, box.y, w, h), 1.0, "RGBA float", Gegl.AbyssPolicy.NONE)
+
+    one = picture(1)
+    expect(len(set(one)) > 2, "a blank picture")
+    expect(picture(3) == one, "3 threads render other bytes than 1")
+
+
 CASES = {}
 for _op in OPS:
     for _name, _fn in [("no-input", case_no_input), ("empty-input", case_empty_input),
@@ -308,6 +340,8 @@ for _op in OPS:
         if _op not in FILTERS and _name not in ("no-input", "property-extremes", "every-choice-at-max"):
             continue
         CASES[f"{_op}/{_name}"] = (_fn, _op)
+    if _op in FILTERS and _op in SIZED:
+        CASES[f"{_op}/threads-alike"] = (case_threads_alike, _op)
     if _op in COMPOSERS:
         for _name, _fn in [("infinite-aux", case_infinite_aux_whole), ("nan-aux", case_nan_aux),
                            ("huge-aux", case_huge_aux)]:

@@ -149,8 +149,9 @@ final class LargeSizePluginTests: PluginTestCase {
     }
 
     /// A region large enough to be made in several whole windows of exact distances is shared out
-    /// among threads in those windows' blocks: the same pixels whatever the blocks. (3000 × 2000 at
-    /// 250 px: one thread takes three columns of one block, two threads two columns of two.)
+    /// among threads: each window is made by one thread and its tile rows shaded by any. The same
+    /// pixels whatever the blocks and whoever shades them. (3000 × 2000 at 250 px: one thread takes
+    /// three columns of one block, two and three threads two columns of two or three.)
     func testRegionSharedInItsWindowsGivesTheSameBits() {
         let (w, h) = (3000, 2000)
         var rgba = [Float](repeating: 0, count: w * h * 4)
@@ -176,6 +177,7 @@ final class LargeSizePluginTests: PluginTestCase {
             // Relief there is (the red of every 101st pixel).
             XCTAssertGreaterThan(Set(stride(from: 0, to: one.count, by: 4 * 101).map { one[$0] }).count, 100, style)
             assertSamePixels(picture(threads: 2), one, "\(style), two threads")
+            assertSamePixels(picture(threads: 3), one, "\(style), three threads")
         }
     }
 }

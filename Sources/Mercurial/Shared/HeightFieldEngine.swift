@@ -217,7 +217,9 @@ enum HeightFieldEngine {
         /// (luminance, alpha) rows read for the luminance masks; (Y, A) pairs of a strip to write.
         let luminanceAlpha: UnsafeMutablePointer<Float>, pairs: UnsafeMutablePointer<Float>
 
-        static func work(_ prepared: Prepared, input: InputBuffer, block: Rect, seeds: CoarseSeeds?, _ body: (Block) -> Void) {
+        /// `adoptingAlpha`: the body takes the kept alpha's memory (`kept`) for its own, to free.
+        static func work(_ prepared: Prepared, input: InputBuffer, block: Rect, seeds: CoarseSeeds?, adoptingAlpha: Bool = false,
+                         _ body: (Block) -> Void) {
             let window = block.grown(by: prepared.parameters.streamHalo)
             let streamsRows = streams(prepared.parameters) && prepared.parameters.isPlainInner
             let ringRows = !prepared.keepAlpha ? 0
@@ -230,7 +232,10 @@ enum HeightFieldEngine {
             let luminanceAlpha = UnsafeMutablePointer<Float>.allocate(capacity: readCount)
             let pairs = UnsafeMutablePointer<Float>.allocate(
                 capacity: prepared.keepAlpha ? 2 * block.width * min(block.height, stripRows) : 1)
-            defer { kept.deallocate(); tags.deallocate(); luminanceAlpha.deallocate(); pairs.deallocate() }
+            defer {
+                if !adoptingAlpha { kept.deallocate() }
+                tags.deallocate(); luminanceAlpha.deallocate(); pairs.deallocate()
+            }
             body(Block(prepared: prepared, input: input, block: block, window: window, seeds: seeds, inset: block.x - window.x,
                        top: block.y - window.y, ringRows: ringRows, kept: kept, keptTags: tags,
                        luminanceAlpha: luminanceAlpha, pairs: pairs))
@@ -388,16 +393,7 @@ enum HeightFieldEngine {
 
         /// The block's heights, by the path its profile and style take.
         func run(emit: Sink, rows rowSink: RowSink?) {
-            guard streams(prepared.parameters) else {
-                // (Made as it is read: no zeros written first.)
-                let pixels = LargeBuffer.floats(window.count) { buffer, count in
-                    readMask(0, window.height, buffer.baseAddress!)
-                    count = window.count
-                }
-                let mask = Plane(width: window.width, height: window.height, pixels: pixels)
-                return write(Kernels.heightField.styled(window: consume mask, parameters: prepared.parameters,
-                                                        origin: (window.x, window.y)), to: emit, rows: rowSink)
-            }
+            guard streams(prepared.parameters) else { return write(styledWindow(), to: emit, rows: rowSink) }
             guard prepared.parameters.isPlainInner else {
                 return write(Kernels.heightField.styledStream(prepared.parameters, weights: prepared.weights, width: window.width,
                                                               height: window.height, origin: (window.x, window.y),
@@ -405,6 +401,17 @@ enum HeightFieldEngine {
                                                               readRows: readMask), to: emit, rows: rowSink)
             }
             if let rowSink { streamRows(to: rowSink) } else { streamStrips(to: emit) }
+        }
+
+        /// The heights of a profile that does not stream, from the whole window's mask.
+        func styledWindow() -> (heights: Plane, coverage: Plane?) {
+            // (Made as it is read: no zeros written first.)
+            let pixels = LargeBuffer.floats(window.count) { buffer, count in
+                readMask(0, window.height, buffer.baseAddress!)
+                count = window.count
+            }
+            let mask = Plane(width: window.width, height: window.height, pixels: pixels)
+            return Kernels.heightField.styled(window: consume mask, parameters: prepared.parameters, origin: (window.x, window.y))
         }
 
         /// Core Image, row by row to the caller, with the kept alpha of each row (read again if it
@@ -439,6 +446,61 @@ enum HeightFieldEngine {
                 flush()
             }
         }
+    }
+}
+
+extension HeightFieldEngine {
+    /// A whole window's heights, kept after its kernel ran so that any thread can hand on its rows
+    /// (as `heights` hands them to a row sink): the block's heights, the style's coverage, and with
+    /// keep-alpha the block's input alpha.
+    final class KeptWindow: @unchecked Sendable {
+        let block: Rect
+        private let heights: Plane, coverage: Plane?
+        /// The block's input alpha, a row per block row (its memory this window's own), and
+        /// whether the heights carry it.
+        private let alpha: UnsafeMutablePointer<Float>, hasAlpha: Bool
+        // (Unchecked Sendable: made by one thread, then only read.)
+
+        init(block: Rect, heights: Plane, coverage: Plane?, alpha: UnsafeMutablePointer<Float>, hasAlpha: Bool) {
+            self.block = block
+            self.heights = heights
+            self.coverage = coverage
+            self.alpha = alpha
+            self.hasAlpha = hasAlpha
+        }
+
+        deinit { alpha.deallocate() }
+
+        /// Block row j's heights and alphas (nil without keep-alpha), the alphas raised to the
+        /// coverage in `spare` (block.width floats) where the style has one.
+        func row(_ j: Int, spare: UnsafeMutablePointer<Float>) -> (heights: UnsafePointer<Float>, alpha: UnsafePointer<Float>?) {
+            let w = block.width
+            let h = heights.pixels.withUnsafeBufferPointer { $0.baseAddress! + j * w }
+            guard hasAlpha else { return (h, nil) }
+            let a = alpha + j * w
+            guard let coverage else { return (h, UnsafePointer(a)) }
+            coverage.pixels.withUnsafeBufferPointer { c in
+                let c = c.baseAddress! + j * w
+                for x in 0..<w { spare[x] = max(a[x], c[x]) }
+            }
+            return (h, UnsafePointer(spare))
+        }
+    }
+
+    /// The heights of `roi` kept whole, for a profile that does not stream and a region that is
+    /// one window (nil otherwise: `heights` then cuts it into several).
+    static func keptWindow(_ prepared: Prepared, input: InputBuffer, roi: Rect) -> KeptWindow? {
+        let p = prepared.parameters
+        guard !streams(p), !roi.isEmpty else { return nil }
+        let grid = windowGrid(p, width: roi.width, height: roi.height)
+        guard grid.columns == 1 && grid.rows == 1 else { return nil }
+        var kept: KeptWindow?
+        Block.work(prepared, input: input, block: roi, seeds: nil, adoptingAlpha: true) { block in
+            let result = block.styledWindow()
+            kept = KeptWindow(block: roi, heights: result.heights, coverage: result.coverage, alpha: block.kept,
+                              hasAlpha: prepared.keepAlpha)
+        }
+        return kept
     }
 }
 
