@@ -475,6 +475,8 @@ extension HeightFieldEngine {
         /// coverage in `spare` (block.width floats) where the style has one.
         func row(_ j: Int, spare: UnsafeMutablePointer<Float>) -> (heights: UnsafePointer<Float>, alpha: UnsafePointer<Float>?) {
             let w = block.width
+            // (The pointer outlives the closure: the planes are constants of this object, never
+            // written again, so their storage stays where it is while the caller holds the window.)
             let h = heights.pixels.withUnsafeBufferPointer { $0.baseAddress! + j * w }
             guard hasAlpha else { return (h, nil) }
             let a = alpha + j * w
