@@ -122,7 +122,8 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
     static func shade(_ column: Rect, prepared: Prepared, shading: ShadingImage, input: InputBuffer, output: OutputBuffer,
                       seeds: HeightFieldEngine.CoarseSeeds?,
                       ringRows: Int, memory: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>) {
-        var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory)
+        var ring = Ring(column: column, bounds: prepared.shading.inputBounds, rows: ringRows, memory: memory,
+                        band: band)
         guard !ring.inside.isEmpty else {
             // Nothing of the height field near this column: transparent, as Shaded Material.
             output.fill(column, format: .rgbaFloat) { $0.pixels.update(repeating: 0, count: 4 * $0.rect.count) }
@@ -135,42 +136,32 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
             while nextRow < blocks.rows {
                 let first = blocks[nextRow * blocks.columns]
                 guard !ring.touches(first) || ring.hasRows(for: first) else { return }
-                shadeTileRow(nextRow, of: blocks, column: column, ring: ring, band: band, prepared: prepared, shading: shading,
-                             output: output)
+                shadeTileRow(nextRow, of: blocks, column: column, ring: ring, prepared: prepared, shading: shading, output: output)
                 nextRow += 1
                 if nextRow < blocks.rows { ring.release(before: blocks[nextRow * blocks.columns].y - 1) }
             }
         }
-        make(ring.inside, prepared: prepared, input: input, seeds: seeds) { y, x, width, heights, alpha, step in
-            ring.add(row: y, x: x, width: width, heights: heights, alpha: alpha, step: step)
-            shadeReady()
-        }
-        shadeReady()
-    }
-
-    /// The heights of `inside` (a column grown by one pixel, within the height field), handed to
-    /// `add` row by row, top to bottom: image row y, `width` pixels from x, heights and alphas (nil:
-    /// 1) `step` floats apart.
-    static func make(_ inside: Rect, prepared: Prepared, input: InputBuffer, seeds: HeightFieldEngine.CoarseSeeds?,
-                     add: @escaping (Int, Int, Int, UnsafePointer<Float>, UnsafePointer<Float>?, Int) -> Void) {
-        HeightFieldEngine.heights(prepared.height, input: input, roi: inside, seeds: seeds, emit: { rect, format, pixels in
+        HeightFieldEngine.heights(prepared.height, input: input, roi: ring.inside, seeds: seeds, emit: { rect, format, pixels in
             let n = format.components
             for row in 0..<rect.height {
                 let first = pixels + n * row * rect.width
-                add(rect.y + row, rect.x, rect.width, first, n == 2 ? first + 1 : nil, n)
+                ring.add(row: rect.y + row, x: rect.x, width: rect.width, heights: first, alpha: n == 2 ? first + 1 : nil, step: n)
             }
+            shadeReady()
         }, rows: { y, x, width, heights, alpha in
-            // The plain Core Image stream: each row straight on.
-            add(y, x, width, heights, alpha, 1)
+            // The plain Core Image stream: each row straight into the ring.
+            ring.add(row: y, x: x, width: width, heights: heights, alpha: alpha, step: 1)
+            shadeReady()
         })
+        shadeReady()
     }
 
     /// Shades tile row `row` of `blocks` (the column's) from the height rows `ring` holds: all those
-    /// it needs have arrived. `band`: room for the tile row's rows and one more above and below.
-    static func shadeTileRow(_ row: Int, of blocks: TileBlocks, column: Rect, ring: Ring, band: UnsafeMutablePointer<Float>,
-                             prepared: Prepared, shading: ShadingImage, output: OutputBuffer) {
+    /// it needs have arrived.
+    static func shadeTileRow(_ row: Int, of blocks: TileBlocks, column: Rect, ring: Ring, prepared: Prepared,
+                             shading: ShadingImage, output: OutputBuffer) {
         let first = blocks[row * blocks.columns]
-        let heights = ring.touches(first) ? ring.rows(for: first, band: band) : nil
+        let heights = ring.touches(first) ? ring.rows(for: first) : nil
         for i in (row * blocks.columns)..<((row + 1) * blocks.columns) {
             let block = blocks[i]
             output.fill(block, format: .rgbaFloat) { piece in
@@ -216,7 +207,7 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
                     case .shade(let k, let row, let kept):
                         // The tile row's rows, one more above and below, from the kept window.
                         let first = blocks[k][row * blocks[k].columns]
-                        var ring = Ring(column: parts[k], bounds: bounds, rows: tileRows + 2, memory: memory)
+                        var ring = Ring(column: parts[k], bounds: bounds, rows: tileRows + 2, memory: memory, band: band)
                         if ring.touches(first) {
                             let top = max(first.y - 1, kept.block.y), bottom = min(first.y + first.height, kept.block.maxY - 1)
                             for y in stride(from: top, through: bottom, by: 1) {
@@ -225,8 +216,8 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
                                          step: 1)
                             }
                         }
-                        shadeTileRow(row, of: blocks[k], column: parts[k], ring: ring, band: band, prepared: prepared,
-                                     shading: shading, output: output)
+                        shadeTileRow(row, of: blocks[k], column: parts[k], ring: ring, prepared: prepared, shading: shading,
+                                     output: output)
                         work.shaded(k)
                     }
                 }
@@ -242,15 +233,18 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         let grown: Rect, bounds: Rect, inside: Rect
         let capacity: Int
         let memory: UnsafeMutablePointer<Float>
+        /// Room for a tile row's rows gathered in order where they cannot be read in place.
+        let band: UnsafeMutablePointer<Float>
         /// The image row held first, the ring row it is in, and how many rows follow it.
         var base: Int, start = 0, count = 0
 
-        init(column: Rect, bounds: Rect, rows: Int, memory: UnsafeMutablePointer<Float>) {
+        init(column: Rect, bounds: Rect, rows: Int, memory: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>) {
             grown = column.grown(by: 1)
             self.bounds = bounds
             inside = grown.intersection(bounds)
             capacity = rows
             self.memory = memory
+            self.band = band
             base = inside.y
         }
 
@@ -309,9 +303,9 @@ enum ShadedMaterialFromMaskOp: ComposerOperation {
         }
 
         /// The tile row's height rows, from one above it to one below, as consecutive rows: in the
-        /// ring itself, or, at the height field's top and bottom edges, gathered into `band` with the
-        /// edge rows repeated.
-        func rows(for block: Rect, band: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+        /// ring itself, or, at the height field's top and bottom edges, gathered with the edge rows
+        /// repeated.
+        func rows(for block: Rect) -> UnsafePointer<Float> {
             let first = block.y - 1, last = block.y + block.height
             if first >= base, last < base + count { return UnsafePointer(row(first)) }
             for y in first...last {
