@@ -21,10 +21,10 @@ extension DistanceBevel {
     static func fromCrossingLists(_ m: UnsafePointer<Float>, width w: Int, height h: Int, reach: Int, inset: Int,
                                   perLine: Int) -> [Float]? {
         let ow = w - 2 * inset, oh = h - 2 * inset
-        guard let alongRows = CrossingWalks.alongRows(m, width: w, height: h, first: inset, capacity: perLine * h) else { return nil }
-        defer { alongRows.deallocate() }
-        guard let downColumns = CrossingWalks.downColumns(m, width: w, height: h, first: inset, capacity: perLine * w) else { return nil }
-        defer { downColumns.deallocate() }
+        guard let (alongRows, downColumns) = CrossingWalks.both(m, width: w, height: h, first: inset, perLine: perLine) else {
+            return nil
+        }
+        defer { alongRows.deallocate(); downColumns.deallocate() }
         let scratch = EnvelopeScratch(length: max(w, h))
         defer { scratch.deallocate() }
         return LargeBuffer.floats(ow * oh) { o, count in
@@ -79,64 +79,56 @@ extension DistanceBevel {
             nextSegment[i] = k < start[i + 1] ? segment[k] : .max
         }
 
-        /// Each row's crossings on horizontal segments, its walk at column `first`; nil when there
-        /// are more than `capacity`.
-        static func alongRows(_ m: UnsafePointer<Float>, width w: Int, height h: Int, first: Int, capacity: Int) -> CrossingWalks? {
-            let walks = CrossingWalks(lines: h, capacity: capacity), t = UnsafeMutablePointer<Float>.allocate(capacity: w)
-            defer { t.deallocate() }
-            var n = 0
+        /// Each row's crossings on horizontal segments and each column's on vertical ones, their
+        /// walks at column and row `first`, from one pass down the mask's rows; nil when either has
+        /// more than `perLine` × its lines. The columns' are found a row at a time (column and t),
+        /// then sorted into columns by counting.
+        static func both(_ m: UnsafePointer<Float>, width w: Int, height h: Int, first: Int,
+                         perLine: Int) -> (rows: CrossingWalks, columns: CrossingWalks)? {
+            let rowCapacity = perLine * h, columnCapacity = perLine * w
+            let rows = CrossingWalks(lines: h, capacity: rowCapacity), columns = CrossingWalks(lines: w, capacity: columnCapacity)
+            let column = UnsafeMutablePointer<Int32>.allocate(capacity: columnCapacity)
+            let at = UnsafeMutablePointer<Float>.allocate(capacity: columnCapacity)
+            let rowEnd = UnsafeMutablePointer<Int>.allocate(capacity: h)
+            defer { column.deallocate(); at.deallocate(); rowEnd.deallocate() }
+            columns.start.initialize(repeating: 0, count: w + 1)
+            var n = 0, c = 0
             for y in 0..<h {
-                walks.start[y] = n
-                crossings(m, width: w, height: h, row: y, right: true, into: t)
-                guard forEachCrossing(t, count: w, { x in
-                    guard n < capacity else { return false }
-                    walks.position[n] = Double(x) + Double(t[x])
-                    walks.segment[n] = Int32(x)
+                rows.start[y] = n
+                // Along row y, then down to row y + 1 (row y still in the cache).
+                let listed = forEachCrossing(m, width: w, height: h, row: y, right: true, { x, t in
+                    guard n < rowCapacity else { return false }
+                    rows.position[n] = Double(x) + Double(t)
+                    rows.segment[n] = Int32(x)
                     n += 1
                     return true
-                }) else { walks.deallocate(); return nil }
-            }
-            walks.start[h] = n
-            for y in 0..<h { walks.begin(y, at: first) }
-            return walks
-        }
-
-        /// Each column's crossings on vertical segments, its walk at row `first`; nil when there
-        /// are more than `capacity`. Found a row at a time (column and t), then sorted into columns
-        /// by counting.
-        static func downColumns(_ m: UnsafePointer<Float>, width w: Int, height h: Int, first: Int, capacity: Int) -> CrossingWalks? {
-            let walks = CrossingWalks(lines: w, capacity: capacity)
-            let column = UnsafeMutablePointer<Int32>.allocate(capacity: capacity), at = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
-            let rowEnd = UnsafeMutablePointer<Int>.allocate(capacity: h), t = UnsafeMutablePointer<Float>.allocate(capacity: w)
-            defer { column.deallocate(); at.deallocate(); rowEnd.deallocate(); t.deallocate() }
-            walks.start.initialize(repeating: 0, count: w + 1)
-            var n = 0
-            for y in 0..<h {
-                crossings(m, width: w, height: h, row: y, right: false, into: t)
-                guard forEachCrossing(t, count: w, { x in
-                    guard n < capacity else { return false }
-                    column[n] = Int32(x)
-                    at[n] = t[x]
-                    walks.start[x + 1] += 1
-                    n += 1
+                }) && forEachCrossing(m, width: w, height: h, row: y, right: false, { x, t in
+                    guard c < columnCapacity else { return false }
+                    column[c] = Int32(x)
+                    at[c] = t
+                    columns.start[x + 1] += 1
+                    c += 1
                     return true
-                }) else { walks.deallocate(); return nil }
-                rowEnd[y] = n
+                })
+                guard listed else { rows.deallocate(); columns.deallocate(); return nil }
+                rowEnd[y] = c
             }
-            for x in 0..<w { walks.start[x + 1] += walks.start[x] }
-            for x in 0..<w { walks.cursor[x] = walks.start[x] }
+            rows.start[h] = n
+            for y in 0..<h { rows.begin(y, at: first) }
+            for x in 0..<w { columns.start[x + 1] += columns.start[x] }
+            for x in 0..<w { columns.cursor[x] = columns.start[x] }
             var i = 0
             for y in 0..<h {
                 while i < rowEnd[y] {
-                    let x = Int(column[i]), k = walks.cursor[x]
-                    walks.position[k] = Double(y) + Double(at[i])
-                    walks.segment[k] = Int32(y)
-                    walks.cursor[x] = k + 1
+                    let x = Int(column[i]), k = columns.cursor[x]
+                    columns.position[k] = Double(y) + Double(at[i])
+                    columns.segment[k] = Int32(y)
+                    columns.cursor[x] = k + 1
                     i += 1
                 }
             }
-            for x in 0..<w { walks.begin(x, at: first) }
-            return walks
+            for x in 0..<w { columns.begin(x, at: first) }
+            return (rows, columns)
         }
     }
 
