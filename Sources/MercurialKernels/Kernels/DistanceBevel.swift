@@ -153,37 +153,39 @@ enum DistanceBevel {
         // The pixels with a neighbour that way: all but the last (right), or all but on the last
         // row (below).
         let pairs = right ? w - 1 : (y + 1 < h ? w : 0)
-        @inline(__always) func crossing(_ x: Int) {
-            let a = here[x], b = next[x]
-            t[x] = (a >= 0.5) != (b >= 0.5) ? (a - 0.5) / (a - b) : -1
-        }
         // Eight pairs at a time where none crosses (most of a mask), without the division.
         var x = 0
         while x + 8 <= pairs {
             if mercurial_any_across8(mercurial_load8(here + x), mercurial_load8(next + x), 0.5) != 0 {
-                for x in x..<(x + 8) { crossing(x) }
+                for x in x..<(x + 8) { t[x] = crossing(here[x], next[x]) }
             } else {
                 (t + x).update(repeating: -1, count: 8)
             }
             x += 8
         }
-        for x in x..<pairs { crossing(x) }
+        for x in x..<pairs { t[x] = crossing(here[x], next[x]) }
         for x in pairs..<w { t[x] = -1 }
+    }
+
+    /// Where the edge crosses the segment from a pixel of mask value a to its neighbour of value b:
+    /// t in [0, 1] from the first's centre, or -1 where both lie on one side.
+    @inline(__always)
+    static func crossing(_ a: Float, _ b: Float) -> Float {
+        (a >= 0.5) != (b >= 0.5) ? (a - 0.5) / (a - b) : -1
     }
 
     /// Calls `take` with each segment of row y that the edge crosses (to the right neighbour, or
     /// the one below), in order, and its t as `crossings` makes it, while `take` returns true;
-    /// whether it always did. Eight pairs at a time where none crosses, with no row of t made.
+    /// whether it always did. Eight pairs at a time where none crosses, with no row of t made (the
+    /// lists' pass; the sweeps keep whole rows of t, which `crossings` makes).
     @inline(__always)
     static func forEachCrossing(_ m: UnsafePointer<Float>, width w: Int, height h: Int, row y: Int, right: Bool,
                                 _ take: (Int, Float) -> Bool) -> Bool {
         let here = m + y * w, next = right ? here + 1 : here + w
         let pairs = right ? w - 1 : (y + 1 < h ? w : 0)
-        // (t ≥ 0 as `forEachCrossing` over a row of t asks: a NaN t is no crossing.)
+        // (t ≥ 0 as `forEachCrossing` over a row of t asks: -1 and a NaN t are no crossing.)
         @inline(__always) func visit(_ x: Int) -> Bool {
-            let a = here[x], b = next[x]
-            guard (a >= 0.5) != (b >= 0.5) else { return true }
-            let t = (a - 0.5) / (a - b)
+            let t = crossing(here[x], next[x])
             return !(t >= 0) || take(x, t)
         }
         var x = 0
