@@ -29,6 +29,9 @@ final class LargeSizePluginTests: PluginTestCase {
         ("mercurial:height-field-from-mask", ["radius": .double(250), "profile": .string("round"), "style": .string("outer-bevel"),
                                               "soften": .double(16)]),
         ("mercurial:bevel-emboss", ["size": .double(200)]),
+        ("mercurial:height-field-from-mask", ["radius": .double(200), "profile": .string("linear"), "keep-alpha": .bool(true),
+                                              "soften": .double(2)]),
+        ("mercurial:liquid-metal", ["radius": .double(250), "technique": .string("chisel-soft")]),
     ]
 
     func picture(_ op: String, _ properties: [String: Value], threads: Int, tile: Int,
@@ -90,6 +93,51 @@ final class LargeSizePluginTests: PluginTestCase {
                     XCTAssertTrue((c.y + c.height) % 64 == 0 || c.y + c.height == extent.y + extent.height, what)
                 }
             }
+        }
+    }
+
+    /// An inner chisel far wider than the shapes, through real GEGL: its heights are the exact
+    /// distances to the edge (the linear profile: d / R, against every crossing), with the layer's
+    /// alpha kept beside them; the same from a white-on-black layer's brightness.
+    func testWideInnerChiselIsTheExactDistance() {
+        let n = Self.size, radius = 200.0, original = layer()
+        let alpha = original.pixels(format: "RGBA float", components: 4).enumerated().filter { $0.offset % 4 == 3 }.map(\.element)
+        // Crossings of the 0.5 iso-line between 4-neighbours, and each pixel's nearest.
+        var crossings: [(Double, Double)] = []
+        for y in 0..<n {
+            for x in 0..<n {
+                let a = Double(alpha[y * n + x])
+                for (dx, dy) in [(1, 0), (0, 1)] where x + dx < n && y + dy < n {
+                    let b = Double(alpha[(y + dy) * n + x + dx])
+                    if (a >= 0.5) != (b >= 0.5) {
+                        let t = (a - 0.5) / (a - b)
+                        crossings.append((Double(x) + t * Double(dx), Double(y) + t * Double(dy)))
+                    }
+                }
+            }
+        }
+        var white = [Float](repeating: 0, count: 4 * n * n)
+        for i in 0..<(n * n) { white[4 * i] = alpha[i]; white[4 * i + 1] = alpha[i]; white[4 * i + 2] = alpha[i]; white[4 * i + 3] = 1 }
+        let sources = [(original, "alpha"), (Buffer(x: 3, y: -7, width: n, height: n, format: "RGBA float", pixels: white), "luminance")]
+        for (buffer, mask) in sources {
+            let g = Graph()
+            let src = g.add("gegl:buffer-source", ["buffer": .buffer(buffer)])
+            let node = g.add("mercurial:height-field-from-mask", ["radius": .double(radius), "profile": .string("linear"),
+                                                                   "mask": .string(mask), "keep-alpha": .bool(true)])
+            g.link(src, node)
+            let got = render(g, node, x: 3, y: -7, width: n, height: n, format: "YA float", components: 2, threads: 2, tile: 64)
+            var sloped = 0
+            for y in 0..<n {
+                for x in 0..<n {
+                    let i = y * n + x, inside = alpha[i] >= 0.5
+                    let d = crossings.map { (($0.0 - Double(x)) * ($0.0 - Double(x)) + ($0.1 - Double(y)) * ($0.1 - Double(y))).squareRoot() }.min()!
+                    let want = inside ? d / radius : 0
+                    XCTAssertEqual(Double(got[2 * i]), want, accuracy: 1e-6, "\(mask) (\(x), \(y))")
+                    XCTAssertEqual(got[2 * i + 1], mask == "alpha" ? alpha[i] : 1, "\(mask) alpha (\(x), \(y))")
+                    if want > 0.05 { sloped += 1 }
+                }
+            }
+            XCTAssertGreaterThan(sloped, 200, mask)
         }
     }
 
