@@ -130,7 +130,7 @@ if memory == .reused {
     let megabytes = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE))) / 2 / (1 << 20)
     setenv("GEGL_CACHE_SIZE", String(megabytes), 1)
 }
-// No swap file: the native chains outgrow GEGL's default cache, and its writer thread would then
+// No swap file: some groups outgrow GEGL's default cache, and its writer thread would then
 // compress and write tiles to disk behind later rows (and still be writing at exit).
 setenv("GEGL_SWAP", "RAM", 0)
 

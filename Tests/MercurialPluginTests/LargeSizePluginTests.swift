@@ -101,7 +101,8 @@ final class LargeSizePluginTests: PluginTestCase {
     /// alpha kept beside them; the same from a white-on-black layer's brightness.
     func testWideInnerChiselIsTheExactDistance() {
         let n = Self.size, radius = 200.0, original = layer()
-        let alpha = original.pixels(format: "RGBA float", components: 4).enumerated().filter { $0.offset % 4 == 3 }.map(\.element)
+        let rgba = original.pixels(format: "RGBA float", components: 4)
+        let alpha = stride(from: 3, to: rgba.count, by: 4).map { rgba[$0] }
         // Crossings of the 0.5 iso-line between 4-neighbours, and each pixel's nearest.
         var crossings: [(Double, Double)] = []
         for y in 0..<n {
@@ -116,8 +117,7 @@ final class LargeSizePluginTests: PluginTestCase {
                 }
             }
         }
-        var white = [Float](repeating: 0, count: 4 * n * n)
-        for i in 0..<(n * n) { white[4 * i] = alpha[i]; white[4 * i + 1] = alpha[i]; white[4 * i + 2] = alpha[i]; white[4 * i + 3] = 1 }
+        let white = alpha.flatMap { a -> [Float] in [a, a, a, 1] } // the shapes in white on opaque black
         let sources = [(original, "alpha"), (Buffer(x: 3, y: -7, width: n, height: n, format: "RGBA float", pixels: white), "luminance")]
         for (buffer, mask) in sources {
             let g = Graph()
